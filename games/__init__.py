@@ -1,0 +1,1 @@
+"""Battles: records, their validation, clocks and signatures."""

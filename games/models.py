@@ -1,0 +1,167 @@
+"""A battle of a round: who placed first, the result, and who entered it."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Game(models.Model):
+    class Kind(models.TextChoices):
+        GAME = "game", _("Game")
+        BYE = "bye", _("Pairing-allocated bye")
+        REQUESTED_BYE = "requested_bye", _("Requested bye")
+
+    class Result(models.TextChoices):
+        PENDING = "", _("Pending")
+        FIRST_WIN = "first_win", _("First placer wins")
+        SECOND_WIN = "second_win", _("Second placer wins")
+        DRAW = "draw", _("Draw")
+        FIRST_FORFEIT_WIN = "first_forfeit_win", _("First placer wins by forfeit")
+        SECOND_FORFEIT_WIN = "second_forfeit_win", _("Second placer wins by forfeit")
+        DOUBLE_FORFEIT = "double_forfeit", _("Double forfeit")
+
+    round = models.ForeignKey("tournaments.Round", on_delete=models.CASCADE, related_name="games")
+    board = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.GAME)
+    first = models.ForeignKey("tournaments.Player", on_delete=models.PROTECT, related_name="+")
+    second = models.ForeignKey(
+        "tournaments.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    first_color = models.CharField(
+        max_length=5, blank=True, choices=[("green", _("green")), ("gold", _("gold"))]
+    )
+    result = models.CharField(
+        max_length=20, choices=Result.choices, default=Result.PENDING, blank=True
+    )
+    result_entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    result_entered_at = models.DateTimeField(null=True, blank=True)
+    spindle_seed = models.CharField(max_length=64, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["round", "board"], name="one_game_per_board"),
+        ]
+        ordering = ["round", "board"]
+
+    def __str__(self) -> str:
+        if self.second_id is None:
+            return f"{self.first} ({self.get_kind_display()})"
+        return f"{self.first} – {self.second}"
+
+
+class RecordSubmission(models.Model):
+    """A game record as it came (kept even when it cannot be read) and its verdict."""
+
+    class Source(models.TextChoices):
+        PASTE = "paste", _("Pasted text")
+        FILE = "file", _("Uploaded file")
+        API = "api", _("API")
+        BULK = "bulk", _("Bulk upload")
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Waiting for validation")
+        VALIDATING = "validating", _("Validating")
+        DONE = "done", _("Validated")
+
+    game = models.ForeignKey(
+        Game, null=True, blank=True, on_delete=models.CASCADE, related_name="submissions"
+    )
+    tournament = models.ForeignKey(
+        "tournaments.Tournament",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="record_submissions",
+    )
+    version = models.PositiveIntegerField(default=1)
+    source = models.CharField(max_length=10, choices=Source.choices, default=Source.PASTE)
+    filename = models.CharField(max_length=255, blank=True)
+    raw = models.BinaryField()
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.QUEUED)
+    attempts = models.PositiveIntegerField(default=0)
+    queued_at = models.DateTimeField(null=True, blank=True)
+    validated_at = models.DateTimeField(null=True, blank=True)
+    # the verdict
+    readable = models.BooleanField(null=True)
+    valid = models.BooleanField(null=True)
+    plies = models.PositiveIntegerField(null=True, blank=True)
+    error = models.JSONField(null=True, blank=True)
+    warnings = models.JSONField(default=list, blank=True)
+    termination = models.CharField(max_length=12, blank=True)
+    winner = models.CharField(max_length=5, blank=True)
+    result_tag = models.CharField(max_length=8, blank=True)
+    clock = models.JSONField(null=True, blank=True)
+    locked = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["status", "queued_at"])]
+
+    def __str__(self) -> str:
+        return f"record {self.pk} v{self.version} ({self.status})"
+
+    @property
+    def text(self) -> str:
+        """The submission decoded for display (undecodable bytes replaced)."""
+        return bytes(self.raw).decode("utf-8", errors="replace")
+
+
+class SigningKey(models.Model):
+    """A public key a user registered (made and kept in the browser with WebCrypto)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="signing_keys"
+    )
+    public_key = models.CharField(max_length=100, unique=True)
+    label = models.CharField(max_length=80, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+
+class RecordSignature(models.Model):
+    class Role(models.TextChoices):
+        FIRST = "first", _("First placer")
+        SECOND = "second", _("Second placer")
+        ARBITER = "arbiter", _("Arbiter")
+
+    submission = models.ForeignKey(
+        RecordSubmission, on_delete=models.CASCADE, related_name="signatures"
+    )
+    role = models.CharField(max_length=10, choices=Role.choices)
+    signer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    public_key = models.CharField(max_length=100)
+    signature = models.CharField(max_length=200)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["submission", "role"], name="one_signature_per_role"),
+        ]
+
+
+class ClockAdjustment(models.Model):
+    """An arbiter's change to a side's remaining time from a ply on: latecomers (Art. 6.8,
+    6.9), corrections (6.12, 6.13), penalties (12.4 b, c) and disturbance (12.5)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="clock_adjustments")
+    side = models.CharField(max_length=5, choices=[("green", _("green")), ("gold", _("gold"))])
+    from_ply = models.PositiveIntegerField(default=1)
+    seconds = models.IntegerField(help_text=_("positive adds time, negative takes it away"))
+    article = models.CharField(max_length=10)
+    reason = models.TextField(blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]

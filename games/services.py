@@ -1,0 +1,354 @@
+"""Writes of the games app: record submissions, their validation, signatures, corrections."""
+
+from __future__ import annotations
+
+import io
+import logging
+import time
+import zipfile
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from games.models import ClockAdjustment, Game, RecordSignature, RecordSubmission, SigningKey
+from games.signing import Signature, SignatureError, load_public_key, verify_record
+from rules.clock import Adjustment, adjudicate
+from rules.errors import RecordError, RulesError
+from rules.record import read_record
+from rules.validate import validate_record, verdict_for_unreadable
+
+log = logging.getLogger(__name__)
+MAX_RECORD_BYTES = 512 * 1024
+
+
+def _can_submit(user: Any, game: Game) -> bool:
+    from tournaments.services import user_can_arbitrate
+
+    if user_can_arbitrate(user=user, tournament=game.round.tournament):
+        return True
+    player = getattr(user, "player", None) if getattr(user, "is_authenticated", False) else None
+    return player is not None and player.pk in (game.first_id, game.second_id)
+
+
+@transaction.atomic
+def submission_create(
+    *,
+    game: Game | None,
+    raw: bytes,
+    source: str = RecordSubmission.Source.PASTE,
+    filename: str = "",
+    user: Any = None,
+    tournament: Any = None,
+) -> RecordSubmission:
+    """Store a record exactly as it came, then queue its validation once committed."""
+    if len(raw) > MAX_RECORD_BYTES:
+        raise ValidationError({"record": f"a record is at most {MAX_RECORD_BYTES} bytes"})
+    if game is not None:
+        if user is not None and not _can_submit(user, game):
+            raise PermissionDenied("only the game's combatants and arbiters submit its record")
+        Game.objects.select_for_update().get(pk=game.pk)
+        last = game.submissions.order_by("-version").first()
+        version = last.version + 1 if last else 1
+        tournament = game.round.tournament
+    else:
+        version = 1
+    sub = RecordSubmission.objects.create(
+        game=game,
+        tournament=tournament,
+        version=version,
+        source=source,
+        filename=filename[:255],
+        raw=raw,
+        submitted_by=user if getattr(user, "is_authenticated", False) else None,
+        queued_at=timezone.now(),
+    )
+    if tournament is not None:
+        from tournaments.audit import audit_append
+
+        audit_append(
+            tournament=tournament,
+            user=user,
+            action="record_submitted",
+            obj=sub,
+            after={
+                "game": game.pk if game else None,
+                "version": version,
+                "source": source,
+                "filename": filename,
+            },
+        )
+    transaction.on_commit(lambda: submission_enqueue(submission_id=sub.pk))
+    return sub
+
+
+def submission_enqueue(*, submission_id: int) -> bool:
+    """Hand a submission to a worker; False (and it stays queued) when the broker is down."""
+    from games.tasks import validate_record_task
+
+    try:
+        validate_record_task.apply_async(args=[submission_id], retry=False)
+    except Exception as exc:  # noqa: BLE001 - any broker failure leaves the record queued
+        if settings.CELERY_TASK_ALWAYS_EAGER:
+            raise
+        log.warning("record %s stays queued: broker unavailable (%s)", submission_id, exc)
+        return False
+    return True
+
+
+def submission_requeue_stale(*, older_than: timedelta | None = None) -> int:
+    """Queue again every submission still waiting (e.g. stored while Redis was down)."""
+    if older_than is None:
+        older_than = timedelta(seconds=settings.KZ_REQUEUE_AFTER)
+    limit = timezone.now() - older_than
+    ids = list(
+        RecordSubmission.objects.filter(
+            status__in=[RecordSubmission.Status.QUEUED, RecordSubmission.Status.VALIDATING],
+            queued_at__lte=limit,
+        ).values_list("pk", flat=True)
+    )
+    sent = 0
+    for pk in ids:
+        RecordSubmission.objects.filter(pk=pk).update(queued_at=timezone.now())
+        sent += submission_enqueue(submission_id=pk)
+    return sent
+
+
+def verdict_compute(raw: bytes, adjustments: tuple[Adjustment, ...] = ()) -> dict[str, Any]:
+    """The validator's verdict and the clock decision for a record's bytes (pure)."""
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return {"readable": False, **verdict_for_unreadable("the record is not UTF-8 text")}
+    try:
+        record = read_record(text)
+    except RecordError as exc:
+        return {"readable": False, **verdict_for_unreadable(str(exc))}
+    verdict = validate_record(record).as_dict()
+    try:
+        clock: dict[str, Any] = adjudicate(record, adjustments).as_dict()
+    except RulesError as exc:
+        clock = {"decision": None, "loser": None, "article": None, "error": str(exc)}
+    return {
+        "readable": True,
+        **verdict,
+        "clock": clock,
+        "first_placement": record.tags.get("FirstPlacement", "green").lower(),
+    }
+
+
+def submission_validate(*, submission_id: int) -> RecordSubmission:
+    """Validate a stored submission (idempotent: a retry of a finished one does nothing)."""
+    with transaction.atomic():
+        sub = RecordSubmission.objects.select_for_update().get(pk=submission_id)
+        if sub.status == RecordSubmission.Status.DONE:
+            return sub
+        sub.status = RecordSubmission.Status.VALIDATING
+        sub.attempts += 1
+        sub.save(update_fields=["status", "attempts"])
+        raw = bytes(sub.raw)
+        adjustments = clock_adjustments(game=sub.game) if sub.game else ()
+    delay = float(getattr(settings, "KZ_VALIDATION_DELAY", 0) or 0)
+    if delay:
+        time.sleep(delay)  # lets the integration tests stop a worker mid-validation
+    verdict = verdict_compute(raw, adjustments)
+    with transaction.atomic():
+        sub = RecordSubmission.objects.select_for_update().get(pk=submission_id)
+        sub.readable = verdict["readable"]
+        sub.valid = verdict["valid"]
+        sub.plies = verdict["plies"]
+        sub.error = verdict["error"]
+        sub.warnings = verdict["warnings"]
+        sub.termination = verdict["termination"] or ""
+        sub.winner = verdict["winner"] or ""
+        sub.result_tag = (verdict.get("result") or "")[:8]
+        sub.clock = verdict.get("clock")
+        sub.status = RecordSubmission.Status.DONE
+        sub.validated_at = timezone.now()
+        sub.save()
+    return sub
+
+
+def proposed_result(*, submission: RecordSubmission, first_placement: str) -> str | None:
+    """The Game.Result the moves or the clocks decide, for the arbiter to confirm."""
+    winner = submission.winner
+    if not winner and submission.clock and submission.clock.get("decision") == "time":
+        loser = submission.clock["loser"]
+        winner = "gold" if loser == "green" else "green"
+    if not winner:
+        return None
+    return Game.Result.FIRST_WIN if winner == first_placement else Game.Result.SECOND_WIN
+
+
+@transaction.atomic
+def bulk_upload(*, tournament: Any, data: bytes, filename: str, user: Any = None) -> list[int]:
+    """Store every record of a zip (or one file) for a tournament; each is validated."""
+    from tournaments.services import user_can_arbitrate
+
+    if user is not None and not user_can_arbitrate(user=user, tournament=tournament):
+        raise PermissionDenied("only this tournament's arbiters upload its records")
+    files: list[tuple[str, bytes]] = []
+    if zipfile.is_zipfile(io.BytesIO(data)):
+        with zipfile.ZipFile(io.BytesIO(data)) as zf:
+            for info in zf.infolist():
+                if info.is_dir() or info.file_size > MAX_RECORD_BYTES:
+                    continue
+                files.append((info.filename, zf.read(info)))
+    else:
+        files.append((filename, data))
+    ids = []
+    for name, raw in files:
+        sub = submission_create(
+            game=None,
+            raw=raw,
+            source=RecordSubmission.Source.BULK,
+            filename=name,
+            tournament=tournament,
+        )
+        ids.append(sub.pk)
+    return ids
+
+
+@transaction.atomic
+def signing_key_register(*, user: Any, public_key: str, label: str = "") -> SigningKey:
+    try:
+        load_public_key(public_key)
+    except SignatureError as exc:
+        raise ValidationError({"public_key": str(exc)}) from None
+    key, _ = SigningKey.objects.get_or_create(
+        user=user, public_key=public_key.strip(), defaults={"label": label}
+    )
+    return key
+
+
+@transaction.atomic
+def signature_add(
+    *, submission: RecordSubmission, user: Any, public_key: str, signature: str
+) -> RecordSignature:
+    """A combatant or the arbiter signs the record (Art. 8.2); both combatants lock it."""
+    from tournaments.services import user_can_arbitrate
+
+    sub = (
+        RecordSubmission.objects.select_for_update(of=("self",))
+        .select_related("game__round__tournament")
+        .get(pk=submission.pk)
+    )
+    game = sub.game
+    if game is None:
+        raise ValidationError({"submission": "only a game's record is signed"})
+    if not SigningKey.objects.filter(user=user, public_key=public_key.strip()).exists():
+        raise ValidationError({"public_key": "register this public key first"})
+    player = getattr(user, "player", None)
+    if player is not None and player.pk == game.first_id:
+        role = RecordSignature.Role.FIRST
+    elif player is not None and player.pk == game.second_id:
+        role = RecordSignature.Role.SECOND
+    elif user_can_arbitrate(user=user, tournament=game.round.tournament):
+        role = RecordSignature.Role.ARBITER
+    else:
+        raise PermissionDenied("only the combatants and the arbiter sign a record")
+    try:
+        ok = verify_record(sub.text, Signature(public_key.strip(), signature.strip()))
+    except (SignatureError, RulesError) as exc:
+        raise ValidationError({"signature": str(exc)}) from None
+    if not ok:
+        raise ValidationError({"signature": "does not sign this record"})
+    sig, _ = RecordSignature.objects.update_or_create(
+        submission=sub,
+        role=role,
+        defaults={"signer": user, "public_key": public_key.strip(), "signature": signature},
+    )
+    from tournaments.audit import audit_append
+
+    audit_append(
+        tournament=game.round.tournament,
+        user=user,
+        action="record_signed",
+        obj=sig,
+        after={"submission": sub.pk, "role": role},
+    )
+    roles = set(sub.signatures.values_list("role", flat=True))
+    if {RecordSignature.Role.FIRST, RecordSignature.Role.SECOND} <= roles and not sub.locked:
+        sub.locked = True
+        sub.save(update_fields=["locked"])
+    return sig
+
+
+def record_correction_create(
+    *, submission: RecordSubmission, raw: bytes, user: Any
+) -> RecordSubmission:
+    """A correction is a new version; the old one and its signatures are kept."""
+    if submission.game is None:
+        raise ValidationError({"submission": "only a game's record has versions"})
+    return submission_create(
+        game=submission.game, raw=raw, source=RecordSubmission.Source.PASTE, user=user
+    )
+
+
+def clock_adjustments(*, game: Game) -> tuple[Adjustment, ...]:
+    return tuple(
+        Adjustment(0 if a.side == "green" else 1, a.from_ply, a.seconds, a.article)
+        for a in game.clock_adjustments.all()
+    )
+
+
+@transaction.atomic
+def clock_adjustment_add(
+    *,
+    game: Game,
+    side: str,
+    seconds: int,
+    article: str,
+    from_ply: int = 1,
+    reason: str = "",
+    user: Any = None,
+) -> ClockAdjustment:
+    """Record an arbiter's time adjustment and validate the latest record again with it."""
+    from tournaments.services import user_can_arbitrate
+
+    if user is not None and not user_can_arbitrate(user=user, tournament=game.round.tournament):
+        raise PermissionDenied("only this tournament's arbiters adjust clocks")
+    if side not in ("green", "gold"):
+        raise ValidationError({"side": "green or gold"})
+    adj = ClockAdjustment(
+        game=game,
+        side=side,
+        seconds=seconds,
+        article=article,
+        from_ply=from_ply,
+        reason=reason,
+        created_by=user if getattr(user, "is_authenticated", False) else None,
+    )
+    adj.full_clean()
+    adj.save()
+    latest = game.submissions.order_by("-version", "-id").first()
+    if latest is not None:
+        RecordSubmission.objects.filter(pk=latest.pk).update(
+            status=RecordSubmission.Status.QUEUED, queued_at=timezone.now()
+        )
+        transaction.on_commit(lambda: submission_enqueue(submission_id=latest.pk))
+    return adj
+
+
+@transaction.atomic
+def game_result_confirm(*, game: Game, user: Any, result: str | None = None) -> Game:
+    """The arbiter confirms the result: the one given, or the one the latest record proposes
+    (from the moves or the clocks)."""
+    from tournaments.services import game_result_set
+
+    if result is None:
+        sub = (
+            game.submissions.filter(status=RecordSubmission.Status.DONE)
+            .order_by("-version", "-id")
+            .first()
+        )
+        if sub is None or not sub.valid:
+            raise ValidationError({"result": "no valid record proposes a result"})
+        first = (read_record(sub.text).tags.get("FirstPlacement", "green") or "green").lower()
+        result = proposed_result(submission=sub, first_placement=first)
+        if result is None:
+            raise ValidationError({"result": "the record decides no result; enter it"})
+    return game_result_set(game=game, result=result, user=user)

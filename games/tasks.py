@@ -1,0 +1,40 @@
+"""Celery tasks of the games app: thin, take ids, call one service."""
+
+from __future__ import annotations
+
+from celery import shared_task
+from celery.signals import worker_ready
+from django.db import OperationalError
+
+
+@shared_task(name="games.ping")
+def ping(value: int) -> int:
+    """Round trip used to check that a worker is listening."""
+    return value + 1
+
+
+@shared_task(
+    name="games.validate_record",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=5,
+)
+def validate_record_task(submission_id: int) -> str:
+    from games.services import submission_validate
+
+    return submission_validate(submission_id=submission_id).status
+
+
+@shared_task(name="games.requeue_stale")
+def requeue_stale_task() -> int:
+    from games.services import submission_requeue_stale
+
+    return submission_requeue_stale()
+
+
+@worker_ready.connect
+def _requeue_on_start(**_: object) -> None:
+    """A worker coming up takes over what was stored while no broker or worker ran."""
+    requeue_stale_task.delay()

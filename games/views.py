@@ -1,0 +1,191 @@
+"""Pages of a game: submit a record, follow its validation, step through it, sign it."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from games import selectors, services
+from games.models import Game, RecordSubmission
+from rules.posstring import position_to_string
+from rules.record import read_record, write_record
+from rules.svg import render_svg
+
+
+def _game(pk: int) -> Game:
+    return get_object_or_404(
+        Game.objects.select_related("round__tournament", "first", "second"), pk=pk
+    )
+
+
+def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _game(pk)
+    sub = selectors.submission_latest(game=game)
+    plies = selectors.record_positions(submission=sub)[1] if sub else []
+    return render(
+        request,
+        "games/game.html",
+        {
+            "game": game,
+            "submission": sub,
+            "plies": plies,
+            "versions": game.submissions.all(),
+        },
+    )
+
+
+@require_POST
+def game_submit(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _game(pk)
+    upload = request.FILES.get("file")
+    if upload is not None:
+        raw, source, name = upload.read(), RecordSubmission.Source.FILE, upload.name or ""
+    else:
+        raw, source, name = request.POST.get("text", "").encode("utf-8"), "paste", ""
+    if not raw.strip():
+        return HttpResponseBadRequest("empty record")
+    try:
+        services.submission_create(
+            game=game, raw=raw, source=source, filename=name, user=request.user
+        )
+    except PermissionDenied:
+        return HttpResponse("only the game's combatants and arbiters submit its record", status=403)
+    except ValidationError as exc:
+        return HttpResponseBadRequest("; ".join(exc.messages))
+    return redirect("games:detail", pk=game.pk)
+
+
+def game_status(request: HttpRequest, pk: int) -> JsonResponse:
+    game = _game(pk)
+    sub = selectors.submission_latest(game=game)
+    if sub is None:
+        return JsonResponse({"status": None})
+    stale = sub.queued_at and timezone.now() - sub.queued_at > timedelta(seconds=60)
+    if sub.status != RecordSubmission.Status.DONE and stale:
+        services.submission_requeue_stale()
+    return JsonResponse(
+        {
+            "submission": sub.pk,
+            "version": sub.version,
+            "status": sub.status,
+            "status_text": str(sub.get_status_display()),
+            "valid": sub.valid,
+            "plies": sub.plies,
+            "error": sub.error,
+            "warnings": sub.warnings,
+            "termination": sub.termination or None,
+            "winner": sub.winner or None,
+            "clock": sub.clock,
+            "locked": sub.locked,
+        }
+    )
+
+
+def game_board(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _game(pk)
+    sub_id = request.GET.get("submission")
+    sub = (
+        game.submissions.filter(pk=sub_id).first()
+        if sub_id
+        else selectors.submission_latest(game=game)
+    )
+    if sub is None:
+        return HttpResponse(status=404)
+    positions, _ = selectors.record_positions(submission=sub)
+    try:
+        ply = int(request.GET.get("ply", len(positions) - 1))
+    except ValueError:
+        return HttpResponseBadRequest("ply must be a number")
+    ply = max(0, min(ply, len(positions) - 1))
+    response = HttpResponse(render_svg(positions[ply]), content_type="image/svg+xml")
+    response["X-Position"] = position_to_string(positions[ply])
+    response["X-Plies"] = str(len(positions) - 1)
+    return response
+
+
+def game_canonical(request: HttpRequest, pk: int) -> HttpResponse:
+    """The exact text that is signed: the record as the writer writes it."""
+    game = _game(pk)
+    sub = get_object_or_404(game.submissions, pk=request.GET.get("submission"))
+    try:
+        text = write_record(read_record(sub.text))
+    except ValueError:
+        return HttpResponseBadRequest("this record cannot be read, so it cannot be signed")
+    return HttpResponse(text, content_type="text/plain; charset=utf-8")
+
+
+@login_required
+@require_POST
+def key_register(request: HttpRequest) -> JsonResponse:
+    data = json.loads(request.body or b"{}")
+    try:
+        key = services.signing_key_register(
+            user=request.user, public_key=str(data.get("public_key", ""))
+        )
+    except ValidationError as exc:
+        return JsonResponse({"error": exc.message_dict}, status=400)
+    return JsonResponse({"id": key.pk, "public_key": key.public_key}, status=201)
+
+
+@login_required
+@require_POST
+def game_sign(request: HttpRequest, pk: int) -> JsonResponse:
+    game = _game(pk)
+    data = json.loads(request.body or b"{}")
+    sub = get_object_or_404(game.submissions, pk=data.get("submission"))
+    try:
+        sig = services.signature_add(
+            submission=sub,
+            user=request.user,
+            public_key=str(data.get("public_key", "")),
+            signature=str(data.get("signature", "")),
+        )
+    except ValidationError as exc:
+        return JsonResponse({"error": exc.message_dict}, status=400)
+    except PermissionDenied as exc:
+        return JsonResponse({"error": str(exc)}, status=403)
+    sub.refresh_from_db()
+    return JsonResponse({"role": sig.role, "locked": sub.locked}, status=201)
+
+
+@login_required
+@require_POST
+def game_confirm(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _game(pk)
+    try:
+        services.game_result_confirm(
+            game=game, user=request.user, result=request.POST.get("result") or None
+        )
+    except PermissionDenied as exc:
+        return HttpResponse(str(exc), status=403)
+    except ValidationError as exc:
+        return HttpResponseBadRequest("; ".join(exc.messages))
+    return redirect("games:detail", pk=game.pk)
+
+
+@login_required
+@require_POST
+def game_clock(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _game(pk)
+    try:
+        services.clock_adjustment_add(
+            game=game,
+            side=request.POST.get("side", ""),
+            seconds=int(request.POST.get("seconds", "0")),
+            article=request.POST.get("article", "12.5"),
+            from_ply=int(request.POST.get("from_ply", "1") or 1),
+            reason=request.POST.get("reason", ""),
+            user=request.user,
+        )
+    except PermissionDenied as exc:
+        return HttpResponse(str(exc), status=403)
+    except (ValidationError, ValueError) as exc:
+        return HttpResponseBadRequest(str(exc))
+    return redirect("games:detail", pk=game.pk)

@@ -1,0 +1,20 @@
+"""Production settings: refuse to start without DJANGO_SECRET_KEY; HTTPS everywhere."""
+
+from django.core.exceptions import ImproperlyConfigured
+
+from klinzha_site.settings.base import *  # noqa: F403
+from klinzha_site.settings.base import env
+
+if not env("DJANGO_SECRET_KEY", default=""):
+    raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set in production")
+SECRET_KEY = env("DJANGO_SECRET_KEY")
+DEBUG = False
+SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_HSTS_SECONDS = env.int("DJANGO_SECURE_HSTS_SECONDS", default=31536000)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+SECURE_HSTS_PRELOAD = True
+SESSION_COOKIE_SECURE = True
+CSRF_COOKIE_SECURE = True
+SECURE_CONTENT_TYPE_NOSNIFF = True
+X_FRAME_OPTIONS = "DENY"

@@ -1,0 +1,19 @@
+"""Top-level URLs: public pages, the API with its schema and docs, the admin."""
+
+from django.conf.urls.i18n import i18n_patterns
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/", include("tournaments.api_urls")),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("i18n/", include("django.conf.urls.i18n")),
+]
+urlpatterns += i18n_patterns(
+    path("", include("tournaments.urls")),
+    path("", include("games.urls")),
+    prefix_default_language=False,
+)

@@ -1,0 +1,204 @@
+"""Clocks (Art. 6): time controls, move counting with the setup as move 1, and the flag
+adjudication of records.md §4."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from rules.errors import RulesError
+from rules.position import COLOR_NAMES, GOLD, GREEN, Position
+from rules.record import Record, format_clock
+from rules.validate import rules_from_tags
+
+
+class ClockError(RulesError):
+    """A time control or clock tag that cannot be read."""
+
+
+@dataclass(frozen=True, slots=True)
+class Period:
+    """`moves` in `seconds` (None: all remaining moves), plus `increment` a move."""
+
+    moves: int | None
+    seconds: int
+    increment: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class TimeControl:
+    periods: tuple[Period, ...]
+
+    def requirement_after(self, completed: int) -> int | None:
+        """The number of moves the period a side is in requires, having completed
+        `completed` moves: None for a final period (all moves), -1 when nothing more is
+        required (every period with a move count is done and none follows)."""
+        total = 0
+        for p in self.periods:
+            if p.moves is None:
+                return None
+            total += p.moves
+            if completed < total:
+                return total
+        return -1
+
+
+_PERIOD_RE = re.compile(r"^(?:(\d+)/)?(\d+)(?:\+(\d+))?$")
+
+
+def parse_time_control(text: str) -> TimeControl:
+    """`20/1800:1200` = 20 moves in 30 minutes, then the rest in 20 minutes."""
+    periods = []
+    parts = [p.strip() for p in text.strip().split(":")]
+    if not text.strip():
+        raise ClockError("empty time control")
+    for i, part in enumerate(parts):
+        m = _PERIOD_RE.match(part)
+        if m is None:
+            raise ClockError(
+                f"cannot read time control period {part!r}: use moves/seconds or seconds, "
+                "with an optional +increment"
+            )
+        moves = int(m.group(1)) if m.group(1) else None
+        if moves == 0:
+            raise ClockError(f"period {part!r} requires no moves")
+        if moves is None and i != len(parts) - 1:
+            raise ClockError(f"period {part!r} covers all moves, so it must be the last")
+        periods.append(Period(moves, int(m.group(2)), int(m.group(3) or 0)))
+    return TimeControl(tuple(periods))
+
+
+def format_time_control(tc: TimeControl) -> str:
+    out = []
+    for p in tc.periods:
+        text = f"{p.moves}/{p.seconds}" if p.moves is not None else f"{p.seconds}"
+        out.append(text + (f"+{p.increment}" if p.increment else ""))
+    return ":".join(out)
+
+
+def describe_time_control(tc: TimeControl) -> str:
+    """Art. 6.4 wording: '20 moves in 30 minutes, then all moves in 20 minutes'."""
+    parts = []
+    for i, p in enumerate(tc.periods):
+        minutes = f"{p.seconds // 60} minutes" if p.seconds % 60 == 0 else f"{p.seconds} seconds"
+        what = f"{p.moves} moves" if p.moves is not None else "all moves"
+        inc = f" plus {p.increment} seconds a move" if p.increment else ""
+        parts.append(("then " if i else "") + f"{what} in {minutes}{inc}")
+    return ", ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class PlyTurn:
+    """Who made a ply and which of that side's moves it belongs to (setup = move 1);
+    `completes` when the ply finishes that move."""
+
+    side: int
+    move: int
+    completes: bool
+
+
+def ply_turns(record: Record) -> list[PlyTurn]:
+    try:
+        rules, first = rules_from_tags(record.tags)
+    except ValueError as exc:
+        raise ClockError(f"cannot tell who made each ply: {exc}") from None
+    pos = Position(rules, first)
+    battle_moves = [0, 0]
+    out = []
+    for i in range(len(record.plies)):
+        pos.ply = i
+        side, stage = pos.stage()
+        if stage == "battle":
+            battle_moves[side] += 1
+            out.append(PlyTurn(side, 1 + battle_moves[side], True))
+        else:
+            out.append(PlyTurn(side, 1, stage == "goal"))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Adjustment:
+    """A change to a side's remaining time from a ply on (Art. 6.8, 6.9, 6.12, 6.13,
+    12.4 b/c, 12.5): positive adds time, negative takes it away."""
+
+    side: int
+    from_ply: int
+    seconds: int
+    article: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ClockDecision:
+    decision: str | None
+    loser: str | None
+    article: str | None
+    explanation: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"decision": self.decision, "loser": self.loser, "article": self.article}
+
+
+NO_DECISION = ClockDecision(None, None, None, "no flag fell before its requirement")
+
+
+def adjudicate(record: Record, adjustments: tuple[Adjustment, ...] = ()) -> ClockDecision:
+    """Decide the clocks of a record (records.md §4)."""
+    tags = record.tags
+    tc_text = tags.get("TimeControl", "").strip()
+    tc = parse_time_control(tc_text) if tc_text else TimeControl((Period(None, 0),))
+    flag_tag = tags.get("Flag", "").strip().lower()
+    if flag_tag == "both" and not tags.get("FlagPly", "").strip():
+        return ClockDecision(
+            "continue", None, "6.14", "both flags fell and it is not known which fell first"
+        )
+    turns = ply_turns(record)
+    flags: list[tuple[int, int, int]] = []  # (ply index, side, completed moves at the flag)
+    for i, (rp, turn) in enumerate(zip(record.plies, turns, strict=True)):
+        if rp.clock is None:
+            continue
+        bonus = sum(a.seconds for a in adjustments if a.side == turn.side and a.from_ply <= i + 1)
+        if rp.clock + bonus <= 0:
+            # The clock stopped at zero: the flag fell before this ply's move was complete.
+            flags.append((i, turn.side, turn.move - 1))
+    if flag_tag in ("green", "gold", "both"):
+        sides = [GREEN, GOLD] if flag_tag == "both" else [COLOR_NAMES.index(flag_tag)]
+        ply_text = tags.get("FlagPly", "").strip()
+        for side in sides:
+            flags.append(_tagged_flag(side, ply_text, turns))
+    for index, side, completed in sorted(flags):
+        need = tc.requirement_after(completed)
+        if need == -1:
+            continue
+        what = "all moves" if need is None else f"{need} moves"
+        return ClockDecision(
+            "time",
+            COLOR_NAMES[side],
+            "6.5",
+            f"{COLOR_NAMES[side]}'s flag fell at ply {index + 1} having completed {completed} "
+            f"moves; its period requires {what}",
+        )
+    return NO_DECISION
+
+
+def _tagged_flag(side: int, ply_text: str, turns: list[PlyTurn]) -> tuple[int, int, int]:
+    if ply_text:
+        if not ply_text.isdigit() or not 1 <= int(ply_text) <= max(len(turns), 1):
+            raise ClockError(f"FlagPly must be a ply number of the record, not {ply_text!r}")
+        index = int(ply_text) - 1
+    else:
+        index = len(turns)  # after the last ply: during the side's next move
+    # Moves the side had completed before the ply during which its flag fell.
+    done = [t for t in turns[:index] if t.side == side and t.completes]
+    completed = max((t.move for t in done), default=0)
+    return index, side, completed
+
+
+def clock_readings(record: Record) -> list[tuple[int, str, str]]:
+    """(ply, side, reading) for every recorded clock reading."""
+    turns = ply_turns(record)
+    return [
+        (i + 1, COLOR_NAMES[t.side], format_clock(rp.clock))
+        for i, (rp, t) in enumerate(zip(record.plies, turns, strict=True))
+        if rp.clock is not None
+    ]

@@ -1,0 +1,230 @@
+"""Appendix C notation: reading and writing plies in English, Italian and French keys,
+geometric and descriptive coordinates."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from rules.board import APEX, DESCRIPTIVE, DESCRIPTIVE_OF, SEATS, SQUARE_OF
+from rules.errors import NotationError
+from rules.position import (
+    BLOCKADER,
+    FENCER,
+    FLIER,
+    GOAL,
+    LANCER,
+    SWIFT,
+    VANGUARD,
+    Move,
+    Position,
+)
+
+# Keys per language, in kind order: Fencer, Lancer, Swift, Flier, Vanguard, Blockader, Goal.
+KEYS: Final[dict[str, tuple[str, ...]]] = {
+    "en": ("Fe", "L", "S", "Fl", "V", "B", "G"),
+    "it": ("S", "L", "R", "V", "A", "O", "I"),
+    "fr": ("M", "L", "C", "V", "A", "Bl", "Bu"),
+}
+_KINDS: Final = (FENCER, LANCER, SWIFT, FLIER, VANGUARD, BLOCKADER, GOAL)
+KIND_OF_KEY: Final[dict[str, dict[str, int]]] = {
+    lang: {k.lower(): kind for k, kind in zip(keys, _KINDS, strict=True)}
+    for lang, keys in KEYS.items()
+}
+LANGUAGES: Final = tuple(KEYS)
+
+
+@dataclass(frozen=True, slots=True)
+class Notation:
+    """How a record writes its plies: language of the keys and coordinate system."""
+
+    language: str = "en"
+    descriptive: bool = False
+    seat: int = APEX
+
+    def key(self, kind: int) -> str:
+        return KEYS[self.language][kind - 1]
+
+    def square(self, sq: int) -> str:
+        return DESCRIPTIVE[self.seat][sq] if self.descriptive else _GEO_NAME[sq]
+
+    def parse_square(self, text: str) -> int:
+        table = DESCRIPTIVE_OF[self.seat] if self.descriptive else SQUARE_OF
+        sq = table.get(text.upper())
+        if sq is None:
+            system = f"descriptive ({SEATS[self.seat]} seat)" if self.descriptive else "geometric"
+            raise NotationError(f"no triangle {text!r} in {system} notation")
+        return sq
+
+    def parse_key(self, text: str) -> int:
+        kind = KIND_OF_KEY[self.language].get(text.lower())
+        if kind is None:
+            raise NotationError(f"unknown piece key {text!r} for language {self.language!r}")
+        return kind
+
+
+_GEO_NAME: Final = {sq: name for name, sq in SQUARE_OF.items()}
+ENGLISH: Final = Notation()
+
+
+@dataclass(frozen=True, slots=True)
+class Ply:
+    """A ply as written: the mover's key and squares, and how the destination was described."""
+
+    kind: int
+    dest: int
+    origin: int | None = None
+    carry: bool = False
+    kill_mark: bool = False
+    dest_kind: int | None = None
+    dest_carried: bool = False
+    bang: bool = False
+
+    def to_move(self) -> Move:
+        return Move(self.origin, self.dest, self.kind, self.carry)
+
+
+_KEY = r"[A-Za-z]{1,2}"
+_SQ = r"[A-Za-z][0-9]{1,2}"
+PLY_PATTERN: Final = (
+    rf"(?:(?P<carry>\(\s*(?P<ckey>{_KEY})\s*\))|(?P<key>{_KEY}))"
+    rf"\s*(?:@\s*(?P<origin>{_SQ})\s*)?"
+    r"(?P<sep>→|->|x|X)\s*"
+    rf"(?:(?:\(\s*(?P<dckey>{_KEY})\s*\)|(?P<dkey>{_KEY}))\s*@\s*)?"
+    rf"(?P<dest>{_SQ})(?P<bang>\s*!)?"
+)
+PLY_RE: Final = re.compile(PLY_PATTERN)
+PLY_FULL_RE: Final = re.compile(PLY_PATTERN)  # used with fullmatch on a stripped text
+_FULL_RE: Final = re.compile(rf"\s*{PLY_PATTERN}\s*")
+
+
+def ply_from_match(m: re.Match[str], notation: Notation = ENGLISH) -> Ply:
+    """A Ply from a match of PLY_RE (raises NotationError for unknown keys or squares)."""
+    return ply_from_groups(m.groups(), notation)
+
+
+def ply_from_groups(groups: Sequence[str | None], notation: Notation = ENGLISH) -> Ply:
+    """A Ply from the nine groups of PLY_PATTERN, in order."""
+    carry, ckey, key, origin_text, sep, dckey, dkey, dest_text, bang = groups
+    assert sep is not None and dest_text is not None
+    keys = _KEY_TABLES[notation.language]
+    squares = _square_table(notation)
+    head = ckey if carry else key
+    assert head is not None
+    kind = keys.get(head.lower())
+    if kind is None:
+        kind = notation.parse_key(head)
+    dest = squares.get(dest_text)
+    if dest is None:
+        dest = notation.parse_square(dest_text)
+    origin = None
+    if origin_text:
+        origin = squares.get(origin_text)
+        if origin is None:
+            origin = notation.parse_square(origin_text)
+    kill = sep == "x" or sep == "X"
+    dk = dckey or dkey
+    dest_kind = None
+    if dk:
+        dest_kind = keys.get(dk.lower())
+        if dest_kind is None:
+            dest_kind = notation.parse_key(dk)
+    if origin is None and (carry or kill or dk or bang):
+        raise NotationError("a placement is written KEY→SQUARE")
+    return Ply(
+        kind, dest, origin, carry is not None, kill, dest_kind, dckey is not None, bang is not None
+    )
+
+
+_KEY_TABLES: Final = KIND_OF_KEY
+_SQUARE_TABLES: dict[tuple[bool, int], dict[str, int]] = {}
+
+
+def _square_table(notation: Notation) -> dict[str, int]:
+    """Square names of a coordinate system, in the case they are usually written."""
+    key = (notation.descriptive, notation.seat)
+    table = _SQUARE_TABLES.get(key)
+    if table is None:
+        table = dict(DESCRIPTIVE_OF[notation.seat] if notation.descriptive else SQUARE_OF)
+        _SQUARE_TABLES[key] = table
+    return table
+
+
+def parse_ply(text: str, notation: Notation = ENGLISH) -> Ply:
+    """Read one ply written as Appendix C says."""
+    m = _FULL_RE.fullmatch(text)
+    if m is None:
+        raise NotationError(f"cannot read ply {text.strip()!r}")
+    return ply_from_match(m, notation)
+
+
+def format_ply(ply: Ply, notation: Notation = ENGLISH) -> str:
+    """Write a ply in the writer's form (→, spaces around → and x in moves)."""
+    key = notation.key(ply.kind)
+    dest = notation.square(ply.dest)
+    if ply.origin is None:
+        return f"{key}→{dest}"
+    head = f"({key})" if ply.carry else key
+    head = f"{head}@{notation.square(ply.origin)}"
+    sep = "x" if ply.kill_mark else "→"
+    tail = dest
+    if ply.dest_kind is not None:
+        dk = notation.key(ply.dest_kind)
+        tail = f"{'(' + dk + ')' if ply.dest_carried else dk}@{dest}"
+    return f"{head} {sep} {tail}{'!' if ply.bang else ''}"
+
+
+def expected_decoration(
+    pos: Position, move: Move, side: int | None = None
+) -> tuple[bool, int | None, bool]:
+    """(kill mark, destination key, '!') that Appendix C asks for when `move` is played by
+    `side` (the side to move unless given)."""
+    if move.origin is None:
+        return False, None, False
+    t = move.dest
+    if side is None:
+        side = pos.turn
+    enemy_goal = pos.goal[1 - side] == t
+    code = pos.sq[t]
+    if code:
+        return True, code & 7, enemy_goal
+    if enemy_goal:
+        return True, GOAL, True
+    if pos.goal[side] == t:
+        return False, GOAL, False
+    return False, None, False
+
+
+def describe_move(pos: Position, move: Move) -> Ply:
+    """The Ply that records `move` in `pos`, decorated as Appendix C says."""
+    kill, dest_kind, bang = expected_decoration(pos, move)
+    return Ply(move.kind, move.dest, move.origin, move.carry, kill, dest_kind, False, bang)
+
+
+def move_text(pos: Position, move: Move, notation: Notation = ENGLISH) -> str:
+    """The text of `move` played in `pos`."""
+    return format_ply(describe_move(pos, move), notation)
+
+
+def decoration_warnings(written: Ply, expected: Ply, notation: Notation = ENGLISH) -> list[str]:
+    """How the destination's description differs from what the position says (warnings)."""
+    out = []
+    if written.kill_mark != expected.kill_mark:
+        out.append(
+            "written as a kill but the destination holds no enemy piece"
+            if written.kill_mark
+            else "a kill written with → instead of x"
+        )
+    if written.dest_kind != expected.dest_kind:
+        exp = notation.key(expected.dest_kind) if expected.dest_kind else "none"
+        got = notation.key(written.dest_kind) if written.dest_kind else "none"
+        out.append(f"destination key {got} should be {exp}")
+    if written.bang != expected.bang:
+        out.append(
+            "'!' written but no Goal is captured"
+            if written.bang
+            else "capture of the Goal lacks '!'"
+        )
+    return out

@@ -1,0 +1,180 @@
+"""The one-line position string (like FEN) for sharing positions, and its reader.
+
+Format, six space-separated fields and an optional seventh:
+    <ruleset> <variants> <first placer> <plies made> <green> <gold> [<state>]
+`variants` is a comma-separated list or `-`; a variant's parameter follows a colon:
+`clouded:E37+F36`, `ablative:10`, `kaggas-crown:I99`. `state` holds what the variants
+remember: `ablated=E37+F36` (oldest first) and `crowned=green`, joined by `;`.
+Each side is `<region>/<warriors>/<goal>`: region `apex`, `west`, `east` or `-` (not yet
+placed); warriors comma-separated English key plus square (`FeC29,LC17`) or `-`; goal a
+square, `-` (not placed) or `x` (captured).
+Example: `laws - green 20 west/BH67,FlG47/H79 apex/BI22,VI34/G35`.
+"""
+
+from __future__ import annotations
+
+from rules.board import BIT, NAME, REGION_NAMES, SQUARE_OF
+from rules.errors import PositionStringError
+from rules.position import (
+    BLOCKADER,
+    CAPTURED,
+    COLOR_NAMES,
+    IS_CARRIER,
+    NO_SQUARE,
+    RULESETS,
+    SQUAD,
+    Outcome,
+    Position,
+    Rules,
+)
+from rules.variants import KNOWN_VARIANTS, variant_parameters
+
+_KEYS = ("", "Fe", "L", "S", "Fl", "V", "B")
+_KIND_OF = {k.lower(): i for i, k in enumerate(_KEYS) if k}
+
+
+def position_to_string(pos: Position) -> str:
+    """The position as one line."""
+    rules = pos.rules
+    names = []
+    for v in sorted(rules.variants):
+        if v == "clouded" and rules.clouds:
+            v += ":" + "+".join(sorted(NAME[c] for c in rules.clouds))
+        elif v == "ablative" and rules.ablation_limit:
+            v += f":{rules.ablation_limit}"
+        elif v == "kaggas-crown" and rules.crown >= 0:
+            v += f":{NAME[rules.crown]}"
+        names.append(v)
+    variants = ",".join(names) or "-"
+    state = []
+    if pos.ablated:
+        state.append("ablated=" + "+".join(NAME[a] for a in pos.ablated))
+    if pos.crowned >= 0:
+        state.append(f"crowned={COLOR_NAMES[pos.crowned]}")
+    sides = []
+    for side in (0, 1):
+        reg = REGION_NAMES[pos.region[side]] if pos.region[side] >= 0 else "-"
+        pieces = [
+            f"{_KEYS[pos.sq[s] & 7]}{NAME[s]}"
+            for s in sorted(_squares(pos.occ[side]), key=lambda s: (pos.sq[s] & 7, NAME[s]))
+        ]
+        g = pos.goal[side]
+        goal = "x" if g == CAPTURED else ("-" if g == NO_SQUARE else NAME[g])
+        sides.append(f"{reg}/{','.join(pieces) or '-'}/{goal}")
+    return (
+        f"{pos.rules.ruleset} {variants} {COLOR_NAMES[pos.first]} {pos.ply} "
+        f"{sides[0]} {sides[1]}" + (" " + ";".join(state) if state else "")
+    )
+
+
+def _squares(bb: int) -> list[int]:
+    out = []
+    while bb:
+        b = bb & -bb
+        out.append(b.bit_length() - 1)
+        bb ^= b
+    return out
+
+
+def parse_position(text: str) -> Position:
+    """Read a position string; PositionStringError says what is wrong."""
+    fields = text.split()
+    if len(fields) not in (6, 7):
+        raise PositionStringError(
+            f"a position string has 6 or 7 fields separated by spaces, not {len(fields)}"
+        )
+    ruleset, variants_text, first_text, ply_text, *side_texts = fields[:6]
+    if ruleset not in RULESETS:
+        raise PositionStringError(f"unknown ruleset {ruleset!r}")
+    params: dict[str, str] = {}
+    names = set()
+    for item in [] if variants_text == "-" else variants_text.split(","):
+        name, _, value = item.partition(":")
+        names.add(name)
+        params[name] = value
+    variants = frozenset(names)
+    unknown = variants - KNOWN_VARIANTS
+    if unknown:
+        raise PositionStringError(f"unknown variants: {', '.join(sorted(unknown))}")
+    try:
+        kwargs = variant_parameters(
+            variants,
+            clouds=params.get("clouded", ""),
+            crown=params.get("kaggas-crown", ""),
+            ablation_limit=params.get("ablative", ""),
+        )
+    except ValueError as exc:
+        raise PositionStringError(str(exc)) from None
+    if first_text not in COLOR_NAMES:
+        raise PositionStringError(f"first placer must be green or gold, not {first_text!r}")
+    if not ply_text.isdigit():
+        raise PositionStringError(f"plies made must be a number, not {ply_text!r}")
+    pos = Position(Rules(ruleset, variants, **kwargs), COLOR_NAMES.index(first_text))
+    pos.ply = int(ply_text)
+    for side, side_text in enumerate(side_texts):
+        parts = side_text.split("/")
+        if len(parts) != 3:
+            raise PositionStringError(f"{COLOR_NAMES[side]}: expected region/warriors/goal")
+        reg, pieces, goal = parts
+        if reg != "-":
+            if reg not in REGION_NAMES:
+                raise PositionStringError(f"{COLOR_NAMES[side]}: unknown region {reg!r}")
+            pos.region[side] = REGION_NAMES.index(reg)
+        if pieces != "-":
+            for item in pieces.split(","):
+                _place(pos, side, item)
+        if goal == "x":
+            pos.goal[side] = CAPTURED
+            pos.outcome = Outcome("capture", 1 - side)
+        elif goal != "-":
+            sq = SQUARE_OF.get(goal.upper())
+            if sq is None:
+                raise PositionStringError(f"{COLOR_NAMES[side]}: no triangle {goal!r} for the Goal")
+            pos.goal[side] = sq
+    if len(fields) == 7:
+        _read_state(pos, fields[6])
+    for side in (0, 1):
+        g = pos.goal[side]
+        if g >= 0:
+            code = pos.sq[g]
+            if code and (code >> 3 != side or not (IS_CARRIER[code & 7] or code & 7 in (3, 4))):
+                raise PositionStringError(
+                    f"{COLOR_NAMES[side]} Goal on {NAME[g]} shares a triangle it cannot share"
+                )
+    return pos
+
+
+def _place(pos: Position, side: int, item: str) -> None:
+    head = item[:-3]
+    sq = SQUARE_OF.get(item[-3:].upper())
+    kind = _KIND_OF.get(head.lower())
+    if sq is None or kind is None:
+        raise PositionStringError(f"{COLOR_NAMES[side]}: cannot read warrior {item!r}")
+    if pos.sq[sq]:
+        raise PositionStringError(f"two warriors on {NAME[sq]}")
+    if pos.kbb[side][kind].bit_count() >= SQUAD[kind]:
+        raise PositionStringError(f"{COLOR_NAMES[side]} has too many of {head}")
+    pos.sq[sq] = side * 8 + kind
+    pos.occ[side] |= BIT[sq]
+    pos.kbb[side][kind] |= BIT[sq]
+    if kind == BLOCKADER:
+        pos.blk[side] = sq
+
+
+def _read_state(pos: Position, text: str) -> None:
+    for item in text.split(";"):
+        key, _, value = item.partition("=")
+        if key == "ablated":
+            try:
+                order = [SQUARE_OF[n.upper()] for n in value.split("+") if n]
+            except KeyError:
+                raise PositionStringError(f"cannot read ablated squares {value!r}") from None
+            pos.ablated = tuple(order)
+            holes = 0
+            for a in order:
+                holes |= BIT[a]
+            pos.holes = holes
+        elif key == "crowned" and value in COLOR_NAMES:
+            pos.crowned = COLOR_NAMES.index(value)
+        else:
+            raise PositionStringError(f"cannot read state {item!r}")

@@ -1,0 +1,295 @@
+"""Game records (.kzr): tag pairs and movetext with comments and clock readings, read and
+written so that reading what was written gives back the same record."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Final
+
+from rules.board import SEATS
+from rules.errors import NotationError, RecordError
+from rules.notation import (
+    KEYS,
+    PLY_FULL_RE,
+    PLY_PATTERN,
+    Notation,
+    Ply,
+    format_ply,
+    ply_from_groups,
+)
+
+TAG_ORDER: Final = (
+    "Event",
+    "Site",
+    "Date",
+    "Round",
+    "Green",
+    "Gold",
+    "FirstPlacement",
+    "Ruleset",
+    "Variants",
+    "Notation",
+    "Language",
+    "Seat",
+    "Clouds",
+    "Crown",
+    "AblationLimit",
+    "TimeControl",
+    "Result",
+    "Termination",
+)
+RESULTS: Final = ("green", "gold", "draw", "*")
+TERMINATIONS: Final = (
+    "capture",
+    "deadlock",
+    "time",
+    "resignation",
+    "agreement",
+    "arbiter",
+    "penalty",
+    "forfeit",
+    "crown",
+)
+
+_TAG_RE: Final = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
+_CLK_RE: Final = re.compile(r"\[%clk\s+(\d+):(\d{1,2}):(\d{1,2})\]")
+_MOVENUM_RE: Final = re.compile(r"\d+\.+")
+_WORD_RE: Final = re.compile(r"\S+")
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class RecordPly:
+    """One ply of the movetext: its reading (None when unreadable), the text as written,
+    clock reading and comments. Two plies are equal when they read the same (or, both
+    unreadable, are written the same), whatever the layout of their text."""
+
+    ply: Ply | None
+    text: str
+    clock: int | None = None
+    comments: tuple[str, ...] = ()
+    error: str | None = None
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, RecordPly):
+            return NotImplemented
+        if self.ply is None or other.ply is None:
+            same = self.ply is other.ply and self.text == other.text
+        else:
+            same = self.ply == other.ply
+        return same and self.clock == other.clock and self.comments == other.comments
+
+    def __hash__(self) -> int:
+        return hash((self.ply, self.clock, self.comments))
+
+
+@dataclass(slots=True)
+class Record:
+    """A battle record: ordered tag pairs, then the plies."""
+
+    tags: dict[str, str] = field(default_factory=dict)
+    plies: list[RecordPly] = field(default_factory=list)
+    preamble: tuple[str, ...] = ()
+
+    @property
+    def notation(self) -> Notation:
+        return notation_from_tags(self.tags)
+
+
+def notation_from_tags(tags: dict[str, str]) -> Notation:
+    """The Notation the tags name (Language, Notation, Seat)."""
+    lang = tags.get("Language", "en").strip().lower() or "en"
+    if lang not in KEYS:
+        raise RecordError(f"unknown Language {lang!r} (known: {', '.join(KEYS)})")
+    system = tags.get("Notation", "geometric").strip().lower() or "geometric"
+    if system not in ("geometric", "descriptive"):
+        raise RecordError(f"unknown Notation {system!r} (geometric or descriptive)")
+    seat_name = tags.get("Seat", "apex").strip().lower() or "apex"
+    if seat_name not in SEATS:
+        raise RecordError(f"unknown Seat {seat_name!r} (apex, west or east)")
+    return Notation(lang, system == "descriptive", SEATS.index(seat_name))
+
+
+def format_clock(seconds: int) -> str:
+    h, rest = divmod(seconds, 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}:{m:02d}:{s:02d}"
+
+
+def _split_header(text: str) -> tuple[dict[str, str], str]:
+    tags: dict[str, str] = {}
+    pos = 0
+    n = len(text)
+    while True:
+        while pos < n and text[pos] in " \t\r\n\ufeff":
+            pos += 1
+        if pos >= n or text[pos] != "[":
+            break
+        end = text.find("\n", pos)
+        line = text[pos : n if end < 0 else end].strip()
+        m = _TAG_RE.fullmatch(line)
+        if m is None:
+            raise RecordError(f"cannot read tag pair {line[:60]!r}")
+        tags[m.group(1)] = re.sub(r"\\(.)", r"\1", m.group(2))
+        pos = n if end < 0 else end + 1
+    return tags, text[pos:]
+
+
+# One pass over the movetext: a ply with the clock reading that usually follows it, other
+# comments, move numbers, and anything else (an unreadable ply).
+_TOKEN_RE: Final = re.compile(
+    rf"\s*(?:(?P<ply>{PLY_PATTERN})"
+    r"(?:\s*\{\[%clk\s+(?P<ch>\d+):(?P<cm>\d{1,2}):(?P<cs>\d{1,2})\]\})?"
+    r"|\{(?P<comment>[^}]*)\}|(?P<open>\{)|(?P<num>\d+\.+)|(?P<word>[^\s{]+))"
+)
+_PLY_AT: Final = _TOKEN_RE.groupindex["ply"]
+_PLY_GROUPS: Final = slice(_PLY_AT, _PLY_AT + 9)
+_CLOCK_AT: Final = _TOKEN_RE.groupindex["ch"]
+# Records repeat the same ply texts over and over; each notation keeps what it has read.
+_SEEN: dict[Notation, dict[str, Ply]] = {}
+
+
+def read_record(text: str) -> Record:
+    """Read a record. Raises RecordError when the text is not a record at all; a ply that
+    cannot be read is kept with `ply=None` and an `error`, so the validator can name it."""
+    if "\x00" in text:
+        raise RecordError("not a text file")
+    tags, movetext = _split_header(text)
+    notation = notation_from_tags(tags)
+    if not tags and not movetext.strip():
+        raise RecordError("empty record")
+    plies: list[RecordPly] = []
+    preamble: list[str] = []
+    seen = _SEEN.setdefault(notation, {})
+    if len(seen) > 200_000:
+        seen.clear()
+    fast = _read_lines(movetext, notation, seen)
+    if fast is not None:
+        return Record(tags, fast, ())
+    # The ply being read; it is stored once its comments are known.
+    cur: tuple[Ply | None, str, str | None] | None = None
+    clock: int | None = None
+    comments: list[str] = []
+    for m in _TOKEN_RE.finditer(movetext):
+        # lastgroup names the innermost group closed last, so a ply is told by its own group.
+        kind = "ply" if m.start("ply") >= 0 else m.lastgroup
+        if kind == "num":
+            continue
+        if kind == "comment":
+            body = m.group("comment")
+            if cur is None:
+                body = _CLK_RE.sub("", body).strip()
+                if body:
+                    preamble.append(body)
+                continue
+            reading = _clock_of(body)
+            if reading is not None:
+                clock, body = reading
+            if body:
+                comments.append(body)
+            continue
+        if kind == "open":
+            raise RecordError("unterminated comment '{' in the movetext")
+        if cur is not None:
+            plies.append(RecordPly(cur[0], cur[1], clock, tuple(comments), cur[2]))
+            clock = None
+            comments = []
+        if kind == "ply":
+            groups = m.groups()
+            raw = groups[_PLY_AT - 1]
+            ply = seen.get(raw)
+            if ply is None:
+                try:
+                    ply = ply_from_groups(groups[_PLY_GROUPS], notation)
+                except NotationError as exc:
+                    cur = (None, raw, exc.reason)
+                else:
+                    seen[raw] = ply
+            if ply is not None:
+                cur = (ply, raw, None)
+            h = groups[_CLOCK_AT - 1]
+            if h is not None:
+                clock = int(h) * 3600 + int(groups[_CLOCK_AT]) * 60 + int(groups[_CLOCK_AT + 1])
+        else:
+            raw = m.group("word")
+            cur = (None, raw, f"cannot read ply {raw!r}")
+    if cur is not None:
+        plies.append(RecordPly(cur[0], cur[1], clock, tuple(comments), cur[2]))
+    return Record(tags, plies, tuple(preamble))
+
+
+def _read_lines(movetext: str, notation: Notation, seen: dict[str, Ply]) -> list[RecordPly] | None:
+    """The plies of movetext laid out as the writer writes it (a ply a line, perhaps with a
+    clock reading), read without the tokenizer; None for any other layout."""
+    plies = []
+    for line in movetext.splitlines():
+        line = line.strip()
+        if not line:
+            continue
+        clock = None
+        brace = line.find("{")
+        if brace >= 0:
+            tail = line[brace:]
+            inner = tail[7:-2].strip()
+            if (
+                not tail.startswith("{[%clk ")
+                or not tail.endswith("]}")
+                or inner.count(":") != 2
+                or not inner.replace(":", "").isdigit()
+            ):
+                return None
+            h, mm, ss = inner.split(":")
+            if len(mm) > 2 or len(ss) > 2:
+                return None
+            clock = int(h) * 3600 + int(mm) * 60 + int(ss)
+            line = line[:brace].rstrip()
+        ply = seen.get(line)
+        if ply is None:
+            m = PLY_FULL_RE.fullmatch(line)
+            if m is None:
+                return None
+            try:
+                ply = ply_from_groups(m.groups(), notation)
+            except NotationError:
+                return None
+            seen[line] = ply
+        plies.append(RecordPly(ply, line, clock))
+    return plies
+
+
+def _clock_of(body: str) -> tuple[int, str] | None:
+    """(seconds, the rest of the comment) for a comment holding a [%clk H:MM:SS] reading."""
+    if body.startswith("[%clk ") and body.endswith("]") and body.count("]") == 1:
+        # The usual comment is a lone clock reading: read it without a regex.
+        h, _, rest = body[6:-1].strip().partition(":")
+        mm, _, ss = rest.partition(":")
+        if h.isdigit() and mm.isdigit() and ss.isdigit():
+            return int(h) * 3600 + int(mm) * 60 + int(ss), ""
+    m = _CLK_RE.search(body)
+    if m is None:
+        return None
+    seconds = int(m.group(1)) * 3600 + int(m.group(2)) * 60 + int(m.group(3))
+    return seconds, (body[: m.start()] + body[m.end() :]).strip()
+
+
+def write_record(record: Record) -> str:
+    """The record as the writer writes it: tags, a blank line, one ply a line."""
+    lines = []
+    keys = [k for k in TAG_ORDER if k in record.tags] + [
+        k for k in record.tags if k not in TAG_ORDER
+    ]
+    for k in keys:
+        v = record.tags[k].replace("\\", "\\\\").replace('"', '\\"')
+        lines.append(f'[{k} "{v}"]')
+    lines.append("")
+    for c in record.preamble:
+        lines.append("{" + c.replace("}", ")") + "}")
+    notation = record.notation
+    for rp in record.plies:
+        text = format_ply(rp.ply, notation) if rp.ply is not None else rp.text
+        parts = [text]
+        if rp.clock is not None:
+            parts.append("{[%clk " + format_clock(rp.clock) + "]}")
+        parts.extend("{" + c.replace("}", ")") + "}" for c in rp.comments)
+        lines.append(" ".join(parts))
+    return "\n".join(lines) + "\n"

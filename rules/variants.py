@@ -1,0 +1,80 @@
+"""The variants of Art. 13 and other rule sets: their names and which the engine plays."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from rules.board import CORNER, REGION_NAMES, SQUARE_OF
+
+KNOWN_VARIANTS: Final = frozenset(
+    {
+        "alternating-placement",
+        "power-vanguards",
+        "kaggas-crown",
+        "clouded",
+        "forward-placement",
+        "ablative",
+        "reflective",
+        "honor-in-setup",
+        "kinta",
+        "tri-level",
+    }
+)
+SUPPORTED_VARIANTS: Final = frozenset(
+    {
+        "power-vanguards",
+        "alternating-placement",
+        "forward-placement",
+        "honor-in-setup",
+        "clouded",
+        "ablative",
+        "kaggas-crown",
+    }
+)
+
+
+def parse_square_list(text: str) -> frozenset[int]:
+    """Squares named in a comma- or space-separated list of geometric names."""
+    out = set()
+    for name in text.replace(",", " ").replace("+", " ").split():
+        sq = SQUARE_OF.get(name.upper())
+        if sq is None:
+            raise ValueError(f"no triangle {name!r}")
+        out.add(sq)
+    return frozenset(out)
+
+
+def parse_crown(text: str) -> int:
+    """The designated apex: a corner's square name or the name of its region; -1 if blank."""
+    key = text.strip().lower()
+    if not key:
+        return -1
+    if key in REGION_NAMES:
+        return CORNER[REGION_NAMES.index(key)]
+    sq = SQUARE_OF.get(key.upper())
+    if sq is None or sq not in CORNER:
+        raise ValueError(
+            f"the Crown must be a corner (A19, I11, I99 or apex/west/east), not {text!r}"
+        )
+    return sq
+
+
+def parse_ablation_limit(text: str) -> int:
+    """The ablation limit; 0 for none (unlimited)."""
+    key = text.strip().lower()
+    if key in ("", "none", "unlimited", "0"):
+        return 0
+    if not key.isdigit():
+        raise ValueError(f"AblationLimit must be a whole number or 'none', not {text!r}")
+    return int(key)
+
+
+def variant_parameters(
+    variants: frozenset[str], *, clouds: str = "", crown: str = "", ablation_limit: str = ""
+) -> dict[str, Any]:
+    """Rules keyword arguments for the variants' parameters given as record tags."""
+    return {
+        "clouds": parse_square_list(clouds) if "clouded" in variants else frozenset(),
+        "crown": parse_crown(crown) if "kaggas-crown" in variants else -1,
+        "ablation_limit": parse_ablation_limit(ablation_limit) if "ablative" in variants else 0,
+    }

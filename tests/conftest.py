@@ -1,0 +1,79 @@
+"""Test-wide settings: integration tests need PostgreSQL and Redis, and must not be skipped
+when CI asks for them (KZ_REQUIRE_INTEGRATION=1)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+
+def integration_available() -> bool:
+    url = os.environ.get("DATABASE_URL", "")
+    return url.startswith(("postgres://", "postgresql://")) and bool(os.environ.get("REDIS_URL"))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if integration_available():
+        return
+    if os.environ.get("KZ_REQUIRE_INTEGRATION"):
+        raise pytest.UsageError(
+            "KZ_REQUIRE_INTEGRATION is set but DATABASE_URL (PostgreSQL) and REDIS_URL are not"
+        )
+    skip = pytest.mark.skip(reason="needs DATABASE_URL (PostgreSQL) and REDIS_URL")
+    for item in items:
+        if "integration" in item.keywords:
+            item.add_marker(skip)
+
+
+_integration_runs: dict[str, int] = {"ran": 0, "skipped": 0}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if "integration" not in report.keywords:
+        return
+    if report.skipped:
+        _integration_runs["skipped"] += 1
+    elif report.when == "call":
+        _integration_runs["ran"] += 1
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if not os.environ.get("KZ_REQUIRE_INTEGRATION") or session.config.option.collectonly:
+        return
+    if _integration_runs["skipped"] or not _integration_runs["ran"]:
+        print(
+            f"\nintegration tests required: {_integration_runs['ran']} ran, "
+            f"{_integration_runs['skipped']} skipped"
+        )
+        session.exitstatus = 1
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> None:
+    """Database rows are rolled back between tests; cached standings must go with them."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(django_db_setup, django_db_blocker):  # type: ignore[no-untyped-def]
+    """A real worker when Redis is configured; without it tasks run in-process anyway."""
+    if not os.environ.get("REDIS_URL"):
+        yield None
+        return
+    from tests.workers import celery_worker
+
+    with celery_worker("main") as proc:
+        yield proc
+
+
+@pytest.fixture
+def worker(celery_worker_process):  # type: ignore[no-untyped-def]
+    """The worker of this run, left idle after the test so its tables can be flushed."""
+    yield celery_worker_process
+    if celery_worker_process is not None:
+        from tests.workers import wait_idle
+
+        wait_idle()

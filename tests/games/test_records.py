@@ -1,0 +1,197 @@
+"""Record submission and validation (Celery in-process here; a real worker in integration),
+the game page, the viewer's board, the API and signatures with locking."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+from rest_framework.test import APIClient
+
+from games import services
+from games.models import Game, RecordSubmission
+from games.signing import generate_key, sign_record
+from tournaments.demo import demo_load
+
+pytestmark = pytest.mark.django_db(transaction=True)
+RECORDS = Path(__file__).resolve().parents[1] / "rules" / "records"
+CAPTURE = (RECORDS / "example1-laws-capture.kzr").read_bytes()
+
+
+def done(sub):
+    """Wait for the worker (a real one when Redis is configured) to finish a submission."""
+    from tests.workers import wait_for
+
+    assert wait_for(lambda: RecordSubmission.objects.get(pk=sub.pk).status == "done", 60)
+    sub.refresh_from_db()
+    return sub
+
+
+@pytest.fixture
+def setup(worker):
+    tournament, login, _, _ = demo_load(rounds_played=1)
+    arbiter = get_user_model().objects.get(username=login)
+    game = Game.objects.filter(round__tournament=tournament).first()
+    return game, arbiter
+
+
+def test_valid_record_is_validated(setup):
+    game, arbiter = setup
+    sub = done(services.submission_create(game=game, raw=CAPTURE, user=arbiter))
+    assert sub.status == "done" and sub.valid is True and sub.plies == 31
+    assert sub.termination == "capture" and sub.winner == "green"
+    assert services.proposed_result(submission=sub, first_placement="green") == "first_win"
+
+
+def test_unreadable_record_is_kept_as_it_came(setup):
+    game, arbiter = setup
+    raw = b"\xff\xfe not a record \x00"
+    sub = done(services.submission_create(game=game, raw=raw, user=arbiter))
+    assert bytes(sub.raw) == raw
+    assert sub.readable is False and sub.valid is False and sub.status == "done"
+
+
+def test_illegal_ply_named(setup):
+    game, arbiter = setup
+    bad = CAPTURE.replace("Fl@E49 → F69".encode(), "Fe@C29 → D28".encode())
+    sub = done(services.submission_create(game=game, raw=bad, user=arbiter))
+    assert sub.valid is False and sub.error["ply"] == 21 and sub.error["article"] == "3.3"
+
+
+def test_versions_and_permissions(setup):
+    game, arbiter = setup
+    first = services.submission_create(game=game, raw=CAPTURE, user=arbiter)
+    second = services.submission_create(game=game, raw=CAPTURE, user=arbiter)
+    assert (first.version, second.version) == (1, 2)
+    stranger = get_user_model().objects.create_user("s1", password="pw-s1-stranger")
+    from django.core.exceptions import PermissionDenied
+
+    with pytest.raises(PermissionDenied):
+        services.submission_create(game=game, raw=CAPTURE, user=stranger)
+
+
+def test_game_page_board_and_status(client, setup):
+    game, arbiter = setup
+    client.force_login(arbiter)
+    resp = client.post(f"/g/{game.pk}/submit/", {"text": CAPTURE.decode()})
+    assert resp.status_code == 302
+    done(game.submissions.get())
+    page = client.get(f"/g/{game.pk}/").content.decode()
+    assert "Valid: 31 plies." in page and "capture" in page
+    status = client.get(f"/g/{game.pk}/status.json").json()
+    assert status["status"] == "done" and status["winner"] == "green"
+    board = client.get(f"/g/{game.pk}/board.svg?ply=20")
+    assert board.status_code == 200 and board["X-Plies"] == "31"
+    assert board["X-Position"].split()[3] == "20"
+    assert b"<svg" in board.content
+    assert client.post(f"/g/{game.pk}/submit/", {"text": "  "}).status_code == 400
+
+
+def test_api_submit_and_read(setup):
+    game, arbiter = setup
+    api = APIClient()
+    assert api.post(f"/api/games/{game.pk}/records/", {"text": "x"}, format="json").status_code in (
+        401,
+        403,
+    )
+    api.force_authenticate(arbiter)
+    resp = api.post(f"/api/games/{game.pk}/records/", {"text": CAPTURE.decode()}, format="json")
+    assert resp.status_code == 201
+    rid = resp.json()["id"]
+    done(RecordSubmission.objects.get(pk=rid))
+    assert api.get(f"/api/records/{rid}/").json()["plies"] == 31
+    assert api.post(f"/api/games/{game.pk}/records/", {}, format="json").status_code == 400
+
+
+def test_signatures_lock_the_record(setup):
+    game, arbiter = setup
+    User = get_user_model()
+    sub = done(services.submission_create(game=game, raw=CAPTURE, user=arbiter))
+    users = []
+    for player in (game.first, game.second):
+        user = User.objects.create_user(f"u{player.pk}", password="pw-player-12345")
+        player.user = user
+        player.save()
+        users.append(user)
+    for user in users:
+        pem, pub = generate_key()
+        services.signing_key_register(user=user, public_key=pub)
+        sig = sign_record(sub.text, pem)
+        services.signature_add(submission=sub, user=user, public_key=pub, signature=sig.signature)
+    sub.refresh_from_db()
+    assert sub.locked and sub.signatures.count() == 2
+    # a forged signature is refused
+    from django.core.exceptions import ValidationError
+
+    pem, pub = generate_key()
+    services.signing_key_register(user=arbiter, public_key=pub)
+    with pytest.raises(ValidationError):
+        services.signature_add(
+            submission=sub,
+            user=arbiter,
+            public_key=pub,
+            signature=sign_record(CAPTURE.decode().replace("Kor", "X"), pem).signature,
+        )
+    correction = services.record_correction_create(submission=sub, raw=CAPTURE, user=arbiter)
+    assert correction.version == 2 and not correction.locked
+    assert RecordSubmission.objects.filter(game=game).count() == 2
+
+
+def test_bulk_upload_zip(setup):
+    import io
+    import zipfile
+
+    game, arbiter = setup
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        for p in sorted(RECORDS.glob("*.kzr")):
+            zf.writestr(p.name, p.read_bytes())
+        zf.writestr("junk.kzr", b"\x00\x01")
+    ids = services.bulk_upload(
+        tournament=game.round.tournament, data=buf.getvalue(), filename="round.zip", user=arbiter
+    )
+    subs = RecordSubmission.objects.filter(pk__in=ids)
+    for sub in subs:
+        done(sub)
+    assert subs.count() == 5
+    assert subs.filter(valid=True).count() == 4 and subs.filter(readable=False).count() == 1
+
+
+def test_requeue_leaves_done_records_alone(setup):
+    from datetime import timedelta
+
+    game, arbiter = setup
+    done(services.submission_create(game=game, raw=CAPTURE, user=arbiter))
+    assert services.submission_requeue_stale(older_than=timedelta(0)) == 0
+
+
+def test_arbiter_confirms_the_proposed_result(client, setup):
+    game, arbiter = setup
+    done(services.submission_create(game=game, raw=CAPTURE, user=arbiter))
+    client.force_login(arbiter)
+    assert client.post(f"/g/{game.pk}/confirm/").status_code == 302
+    game.refresh_from_db()
+    assert game.result == "first_win"  # green placed first and captured
+    assert client.post(f"/g/{game.pk}/confirm/", {"result": "draw"}).status_code == 302
+    game.refresh_from_db()
+    assert game.result == "draw"
+
+
+def test_clock_adjustment_revalidates(client, setup):
+    from rules.record import read_record, write_record
+    from tests.rules.test_clock import record
+
+    game, arbiter = setup
+    text = write_record(record("20/1800:1200", {30: "0:00:00"}))
+    sub = done(services.submission_create(game=game, raw=text.encode(), user=arbiter))
+    assert sub.clock == {"decision": "time", "loser": "gold", "article": "6.5"}
+    client.force_login(arbiter)
+    resp = client.post(
+        f"/g/{game.pk}/clock/",
+        {"side": "gold", "seconds": "60", "article": "12.5", "from_ply": "29"},
+    )
+    assert resp.status_code == 302
+    done(sub)
+    assert sub.clock["decision"] is None
+    assert read_record(text)

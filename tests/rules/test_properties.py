@@ -1,0 +1,135 @@
+"""Property tests: random legal games replay identically from their written record; every
+generated move's text reads back as that move; bad input never crashes the reader."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rules.errors import RulesError
+from rules.notation import Notation, describe_move, format_ply, parse_ply
+from rules.position import COLOR_NAMES, Position, Rules
+from rules.posstring import parse_position, position_to_string
+from rules.record import Record, RecordPly, read_record, write_record
+from rules.validate import validate_record, validate_text
+
+NOTATIONS = [
+    Notation("en"),
+    Notation("it"),
+    Notation("fr"),
+    Notation("en", descriptive=True, seat=1),
+    Notation("fr", descriptive=True, seat=2),
+]
+
+
+@st.composite
+def games(draw):
+    ruleset = draw(st.sampled_from(["laws", "loyd-1989"]))
+    first = draw(st.integers(0, 1))
+    pos = Position(Rules(ruleset), first)
+    length = draw(st.integers(10, 90))
+    positions = [pos]
+    moves = []
+    for _ in range(length):
+        legal = pos.generate_moves()
+        if not legal:
+            break
+        m = legal[draw(st.integers(0, len(legal) - 1))]
+        moves.append(m)
+        pos = pos.apply(m)
+        positions.append(pos)
+    return positions, moves
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(games(), st.sampled_from(NOTATIONS))
+def test_random_games_replay_from_their_record(game, notation):
+    positions, moves = game
+    start = positions[0]
+    tags = {
+        "Event": "prop",
+        "FirstPlacement": COLOR_NAMES[start.first],
+        "Ruleset": start.rules.ruleset,
+        "Language": notation.language,
+        "Notation": "descriptive" if notation.descriptive else "geometric",
+        "Seat": ("apex", "west", "east")[notation.seat],
+    }
+    plies = []
+    for pos, m in zip(positions, moves, strict=False):
+        ply = describe_move(pos, m)
+        text = format_ply(ply, notation)
+        assert parse_ply(text, notation) == ply
+        assert parse_ply(text, notation).to_move() == m
+        plies.append(RecordPly(ply, text, clock=len(plies) * 7))
+    outcome = positions[-1].final_outcome()
+    tags["Result"] = outcome.winner_name if outcome else "*"
+    record = Record(tags, plies)
+    text = write_record(record)
+    again = read_record(text)
+    assert again == record
+    verdict = validate_record(again)
+    assert verdict.valid, verdict.error
+    assert verdict.plies == len(moves)
+    assert verdict.position == positions[-1]
+    assert verdict.outcome == outcome
+    if start.rules.ruleset == "loyd-1989":
+        assert not any(w.article == "3.9" for w in verdict.warnings)
+    assert parse_position(position_to_string(positions[-1])) == positions[-1]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=400))
+def test_reader_never_crashes_on_arbitrary_text(text):
+    try:
+        record = read_record(text)
+    except RulesError:
+        return
+    json.dumps(validate_record(record).as_dict())
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_mutated_real_records_never_crash(data):
+    from tests.rules.conftest import example_path
+
+    name = data.draw(
+        st.sampled_from(
+            [
+                "example1-laws-capture.kzr",
+                "example2-laws-deadlock.kzr",
+                "example3-loyd-1989-deadlock.kzr",
+            ]
+        )
+    )
+    text = example_path(name).read_text(encoding="utf-8")
+    chars = list(text)
+    for _ in range(data.draw(st.integers(1, 6))):
+        i = data.draw(st.integers(0, len(chars) - 1))
+        op = data.draw(st.sampled_from(["drop", "dup", "swap", "char"]))
+        if op == "drop":
+            del chars[i]
+        elif op == "dup":
+            chars.insert(i, chars[i])
+        elif op == "swap" and i + 1 < len(chars):
+            chars[i], chars[i + 1] = chars[i + 1], chars[i]
+        else:
+            chars[i] = data.draw(st.sampled_from(list('→x@()!{}[]"19AEIFelSGV \n-')))
+    mutated = "".join(chars)
+    try:
+        verdict = validate_text(mutated)
+    except RulesError:
+        return
+    out = json.loads(json.dumps(verdict.as_dict()))
+    assert set(out) == {"valid", "plies", "error", "warnings", "termination", "winner", "result"}
+    if not out["valid"]:
+        assert out["error"]["reason"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=80))
+def test_position_string_reader_never_crashes(text):
+    with contextlib.suppress(RulesError):
+        parse_position(text)

@@ -1,0 +1,97 @@
+"""Pairing rounds of a stored tournament (services and `kz pair`)."""
+
+from __future__ import annotations
+
+import json
+import random
+from datetime import date
+
+import pytest
+from django.core.management import call_command
+
+from games.models import Game
+from tournaments import services
+from tournaments.models import Registration, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def make(n: int, system: str = "swiss", rounds: int = 5) -> Tournament:
+    t = services.tournament_create(
+        name=f"T{n}",
+        slug=f"t{n}-{system}",
+        start_date=date(2026, 1, 1),
+        rounds_planned=rounds,
+        pairing_system=system,
+    )
+    for i in range(n):
+        p = services.player_create(name=f"P{i:02d}", rating=2000 - i)
+        services.registration_create(tournament=t, player=p)
+    return t
+
+
+def play(rnd, rng):
+    for g in rnd.games.filter(kind="game"):
+        services.game_result_set(
+            game=g,
+            result=rng.choice([Game.Result.FIRST_WIN, Game.Result.SECOND_WIN, Game.Result.DRAW]),
+        )
+
+
+def test_swiss_rounds_keep_the_hard_rules():
+    t = make(9)
+    rng = random.Random(3)
+    met = set()
+    byes = []
+    for _ in range(5):
+        rnd = services.round_pair(tournament=t)
+        for g in rnd.games.all():
+            if g.second_id:
+                pair = frozenset((g.first_id, g.second_id))
+                assert pair not in met
+                met.add(pair)
+            elif g.kind == "bye":
+                byes.append(g.first_id)
+        assert rnd.warnings == []
+        play(rnd, rng)
+    assert len(byes) == len(set(byes)) == 5
+
+
+def test_requested_bye_and_withdrawal_are_left_out():
+    t = make(6)
+    regs = list(Registration.objects.filter(tournament=t).order_by("start_rank"))
+    services.bye_request_create(registration=regs[0], round_number=1)
+    services.registration_withdraw(registration=regs[1])
+    rnd = services.round_pair(tournament=t)
+    kinds = {g.first_id: g.kind for g in rnd.games.all()}
+    assert kinds[regs[0].player_id] == "requested_bye"
+    paired = {x for g in rnd.games.all() for x in (g.first_id, g.second_id) if x}
+    assert regs[1].player_id not in paired
+    # 6 players less one requested bye and one withdrawal: two games, no pairing bye
+    assert sum(1 for g in rnd.games.all() if g.kind == "bye") == 0
+    assert len([g for g in rnd.games.all() if g.kind == "game"]) == 2
+
+
+def test_round_robin_follows_berger():
+    t = make(4, "round_robin", rounds=3)
+    ids = list(
+        Registration.objects.filter(tournament=t)
+        .order_by("start_rank")
+        .values_list("player_id", flat=True)
+    )
+    rnd = services.round_pair(tournament=t)
+    assert [(g.first_id, g.second_id) for g in rnd.games.order_by("board")] == [
+        (ids[0], ids[3]),
+        (ids[1], ids[2]),
+    ]
+
+
+def test_kz_pair_json_and_wrong_round(capsys):
+    t = make(5)
+    call_command("kz", "pair", t.slug, "--json")
+    rows = json.loads(capsys.readouterr().out)
+    assert sum(1 for r in rows if "bye" in r) == 1
+    assert sum(1 for r in rows if "first" in r) == 2
+    assert set(rows[-1]) == {"bye"}
+    with pytest.raises(SystemExit):
+        call_command("kz", "pair", t.slug, "--round", "5", "--json")

@@ -1,0 +1,1 @@
+"""Players, clubs, tournaments, rounds, pairings, standings, crosstables and TRF."""

@@ -1,0 +1,161 @@
+"""The tournament's `kz` subcommands: demo, standings."""
+
+from __future__ import annotations
+
+import json
+from typing import IO, Any
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser("demo", help="load the demo event (once) and print the login")
+    p.set_defaults(handler=handle_demo)
+
+    p = subparsers.add_parser("trf", help="TRF interchange: import FILE / export SLUG")
+    sub = p.add_subparsers(dest="trf_action", required=True)
+    imp = sub.add_parser("import", help="create a tournament from a TRF file")
+    imp.add_argument("path", metavar="FILE")
+    imp.add_argument("--json", action="store_true")
+    imp.set_defaults(handler=handle_trf_import)
+    exp = sub.add_parser("export", help="write a tournament as TRF")
+    exp.add_argument("slug")
+    exp.add_argument("--shift", action="store_true", help="scores shifted by +1/2 a round")
+    exp.set_defaults(handler=handle_trf_export)
+
+    p = subparsers.add_parser("pair", help="pair and store the next round")
+    p.add_argument("slug")
+    p.add_argument("--round", type=int, default=None, help="the round to pair (the next one)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=handle_pair)
+
+    p = subparsers.add_parser("audit", help="the audit trail")
+    sub_audit = p.add_subparsers(dest="audit_action", required=True)
+    ver = sub_audit.add_parser("verify", help="check a tournament's hash chain")
+    ver.add_argument("slug")
+    ver.add_argument("--json", action="store_true")
+    ver.set_defaults(handler=handle_audit_verify)
+
+    p = subparsers.add_parser("standings", help="print a tournament's standings")
+    p.add_argument("slug")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=handle_standings)
+
+
+def handle_demo(options: dict[str, Any], stdout: IO[str], stderr: IO[str]) -> int:
+    from tournaments.demo import demo_load
+
+    tournament, login, password, created = demo_load()
+    what = "loaded" if created else "already there"
+    stdout.write(f"Demo event {tournament.name!r} {what}: /t/{tournament.slug}/\n")
+    stdout.write(f"Arbiter login: {login} / {password}  (http://127.0.0.1:8000/admin/)\n")
+    return 0
+
+
+def handle_standings(options: dict[str, Any], stdout: IO[str], stderr: IO[str]) -> int:
+    from tournaments.scoring import format_score
+    from tournaments.selectors import standings_compute
+    from tournaments.standings import standings_json
+
+    tournament = _tournament(options["slug"], stderr)
+    if tournament is None:
+        return 2
+    rows = standings_compute(tournament=tournament)
+    tiebreaks = tournament.tiebreak_list
+    if options.get("json"):
+        stdout.write(json.dumps(standings_json(rows, tiebreaks), ensure_ascii=False) + "\n")
+        return 0
+    stdout.write(f"{'#':>3}  {'name':24} {'score':>6}  " + "  ".join(tiebreaks) + "\n")
+    for row in rows:
+        tbs = "  ".join(f"{format_score(row.tiebreaks[t]):>{len(t)}}" for t in tiebreaks)
+        stdout.write(f"{row.rank:>3}  {row.entrant.name:24} {format_score(row.score):>6}  {tbs}\n")
+    return 0
+
+
+def handle_trf_import(options: dict[str, Any], stdout: IO[str], stderr: IO[str]) -> int:
+    from pathlib import Path
+
+    from tournaments.services import tournament_import_trf
+    from tournaments.trf import TrfError
+
+    try:
+        text = Path(options["path"]).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        stderr.write(f"cannot read {options['path']}: {exc}\n")
+        return 2
+    try:
+        tournament = tournament_import_trf(text=text)
+    except TrfError as exc:
+        if options.get("json"):
+            stdout.write(json.dumps({"error": str(exc)}) + "\n")
+        stderr.write(f"{exc}\n")
+        return 1
+    if options.get("json"):
+        stdout.write(json.dumps({"slug": tournament.slug}) + "\n")
+    else:
+        stdout.write(f"imported {tournament.name!r} as {tournament.slug}\n")
+    return 0
+
+
+def handle_trf_export(options: dict[str, Any], stdout: IO[str], stderr: IO[str]) -> int:
+    from tournaments.selectors import tournament_trf
+
+    tournament = _tournament(options["slug"], stderr)
+    if tournament is None:
+        return 2
+    stdout.write(tournament_trf(tournament=tournament, shift=bool(options.get("shift"))))
+    return 0
+
+
+def handle_pair(options: dict[str, Any], stdout: IO[str], stderr: IO[str]) -> int:
+    from django.core.exceptions import ValidationError
+
+    from tournaments.services import round_pair
+
+    tournament = _tournament(options["slug"], stderr)
+    if tournament is None:
+        return 2
+    try:
+        rnd = round_pair(tournament=tournament, round_number=options.get("round"))
+    except ValidationError as exc:
+        stderr.write("; ".join(exc.messages) + "\n")
+        return 1
+    out: list[dict[str, str]] = []
+    byes = []
+    for game in rnd.games.select_related("first", "second").order_by("board"):
+        if game.second is not None:
+            out.append({"first": game.first.name, "second": game.second.name})
+        elif game.kind == "bye":
+            byes.append({"bye": game.first.name})
+    out.extend(byes)
+    if options.get("json"):
+        stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
+    else:
+        for row in out:
+            line = f"{row['first']} - {row['second']}" if "first" in row else f"bye: {row['bye']}"
+            stdout.write(line + "\n")
+        for w in rnd.warnings:
+            stdout.write(f"warning: {w}\n")
+    return 0
+
+
+def handle_audit_verify(options: dict[str, Any], stdout: IO[str], stderr: IO[str]) -> int:
+    from tournaments.audit import audit_verify
+
+    tournament = _tournament(options["slug"], stderr)
+    if tournament is None:
+        return 2
+    ok, count, problem = audit_verify(tournament=tournament)
+    if options.get("json"):
+        stdout.write(json.dumps({"valid": ok, "entries": count, "problem": problem or None}) + "\n")
+    else:
+        stdout.write(f"{count} entries: {'intact' if ok else 'TAMPERED: ' + problem}\n")
+    return 0 if ok else 1
+
+
+def _tournament(slug: str, stderr: IO[str]) -> Any:
+    """The tournament named by SLUG, or None after saying there is none."""
+    from tournaments.models import Tournament
+
+    tournament = Tournament.objects.filter(slug=slug).first()
+    if tournament is None:
+        stderr.write(f"no tournament {slug!r}\n")
+    return tournament

@@ -1,0 +1,40 @@
+"""The `kz` command: one dispatcher whose subcommands come from each app's kz_commands."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
+
+SUBCOMMAND_MODULES = ("games.kz_commands", "tournaments.kz_commands")
+
+
+class Command(BaseCommand):
+    help = "Klin Zha tools: validate, perft, show, clock, standings, trf, pair, …"
+    # The system checks import every URL and view; the kz tools need none of them.
+    requires_system_checks: list[str] = []
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        subparsers = parser.add_subparsers(dest="subcommand", required=True)
+        for name in SUBCOMMAND_MODULES:
+            try:
+                module = importlib.import_module(name)
+            except ModuleNotFoundError as exc:
+                if exc.name != name:
+                    raise
+                continue
+            module.register(subparsers)
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        handler = options.pop("handler")
+        try:
+            code = int(handler(options, self.stdout, self.stderr) or 0)
+        except BrokenPipeError:
+            # The reader went away (e.g. `| head`): nothing more to say.
+            sys.stderr.close()
+            code = 0
+        if code:
+            self.stdout.flush()
+            sys.exit(code)

@@ -1,0 +1,22 @@
+"""Pairing engines on plain objects: Swiss (Dutch-style), round robin (Berger), knockout, and
+the recorded spindle casts. No ORM here: services hand in players and store the result."""
+
+from tournaments.pairing.base import Pairing, PairingPlayer, RoundPairing
+from tournaments.pairing.berger import berger_round, berger_table
+from tournaments.pairing.knockout import knockout_bracket, seeding_order
+from tournaments.pairing.spindle import SpindleCast, spindle_cast
+from tournaments.pairing.swiss import pair_swiss, pairing_check
+
+__all__ = [
+    "Pairing",
+    "PairingPlayer",
+    "RoundPairing",
+    "SpindleCast",
+    "berger_round",
+    "berger_table",
+    "knockout_bracket",
+    "pair_swiss",
+    "pairing_check",
+    "seeding_order",
+    "spindle_cast",
+]

@@ -1,0 +1,260 @@
+"""Reads of the tournament: lists, rounds, standings and crosstables (cached by version)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.cache import cache
+from django.db.models import Prefetch, QuerySet
+
+from games.models import Game
+from tournaments.models import Player, Registration, Round, Tournament
+from tournaments.scoring import OPPOSITE, Outcome, PenaltyEffect, ScoringSettings, game_points
+from tournaments.standings import (
+    CrossCell,
+    Entrant,
+    RoundResult,
+    StandingRow,
+    compute_standings,
+    crosstable_rows,
+)
+
+FIRST_OUTCOME = {
+    Game.Result.FIRST_WIN: Outcome.WIN,
+    Game.Result.SECOND_WIN: Outcome.LOSS,
+    Game.Result.DRAW: Outcome.DRAW,
+    Game.Result.FIRST_FORFEIT_WIN: Outcome.FORFEIT_WIN,
+    Game.Result.SECOND_FORFEIT_WIN: Outcome.FORFEIT_LOSS,
+    Game.Result.DOUBLE_FORFEIT: Outcome.DOUBLE_FORFEIT,
+}
+
+
+def tournament_list() -> QuerySet[Tournament]:
+    return Tournament.objects.all()
+
+
+def tournament_get(*, slug: str) -> Tournament:
+    return Tournament.objects.get(slug=slug)
+
+
+def scoring_settings(*, tournament: Tournament) -> ScoringSettings:
+    return ScoringSettings(
+        forfeit_win=float(tournament.forfeit_win_points),
+        forfeit_loss=float(tournament.forfeit_loss_points),
+        bye=float(tournament.bye_points),
+        requested_bye=float(tournament.requested_bye_points),
+    )
+
+
+def round_list(*, tournament: Tournament) -> QuerySet[Round]:
+    games = Game.objects.select_related("first", "second").order_by("board")
+    return tournament.rounds.prefetch_related(Prefetch("games", queryset=games))
+
+
+def round_results(*, tournament: Tournament) -> tuple[list[RoundResult], int]:
+    """Every player's result per round, and the number of completed rounds."""
+    settings = scoring_settings(tournament=tournament)
+    results: list[RoundResult] = []
+    completed = 0
+    pending_rounds: set[int] = set()
+    rows = Game.objects.filter(round__tournament=tournament).values_list(
+        "id", "round__number", "kind", "first_id", "second_id", "result"
+    )
+    effects = penalty_effects(tournament=tournament)
+    numbers = set()
+    for game_id, number, kind, first, second, result in rows:
+        numbers.add(number)
+        if kind == Game.Kind.BYE:
+            results.append(RoundResult(number, first, None, Outcome.BYE, settings.bye))
+            continue
+        if kind == Game.Kind.REQUESTED_BYE:
+            results.append(
+                RoundResult(number, first, None, Outcome.REQUESTED_BYE, settings.requested_bye)
+            )
+            continue
+        if not result:
+            pending_rounds.add(number)
+            continue
+        out = FIRST_OUTCOME[Game.Result(result)]
+        back = OPPOSITE[out]
+        mine, theirs = effects.get((game_id, first), ()), effects.get((game_id, second), ())
+        out, p1 = game_points(out, settings, mine, theirs)
+        back, p2 = game_points(back, settings, theirs, mine)
+        results.append(RoundResult(number, first, second, out, p1, True))
+        results.append(RoundResult(number, second, first, back, p2, False))
+    for n in sorted(numbers):
+        if n in pending_rounds:
+            break
+        completed = n
+    return results, completed
+
+
+def entrants(*, tournament: Tournament) -> list[Entrant]:
+    regs = Registration.objects.filter(tournament=tournament).select_related("player__club")
+    return [
+        Entrant(
+            r.player_id, r.player.name, r.player.rating, r.player.club.name if r.player.club else ""
+        )
+        for r in regs
+    ]
+
+
+def standings_compute(*, tournament: Tournament) -> list[StandingRow]:
+    """The standings, cached until a result, registration or setting changes."""
+    version = (
+        Tournament.objects.filter(pk=tournament.pk)
+        .values_list("standings_version", flat=True)
+        .first()
+    )
+    key = f"kz:standings:{tournament.pk}:{version}"
+    rows: list[StandingRow] | None = cache.get(key)
+    if rows is None:
+        results, completed = round_results(tournament=tournament)
+        rounds_played = max((r.round for r in results), default=0)
+        rows = compute_standings(
+            entrants(tournament=tournament),
+            results,
+            tiebreaks=tournament.tiebreak_list,
+            rounds_completed=max(completed, rounds_played),
+        )
+        cache.set(key, rows, 24 * 3600)
+    return rows
+
+
+@dataclass(frozen=True, slots=True)
+class Crosstable:
+    rows: Sequence[StandingRow]
+    cells: Sequence[Sequence[CrossCell]]
+    rounds: int
+    tiebreaks: Sequence[str]
+
+
+def crosstable_get(*, tournament: Tournament) -> Crosstable:
+    rows = standings_compute(tournament=tournament)
+    n = tournament.rounds.count()
+    return Crosstable(rows, crosstable_rows(rows, n), n, tournament.tiebreak_list)
+
+
+def player_games(*, player: Player) -> QuerySet[Game]:
+    from django.db.models import Q
+
+    return (
+        Game.objects.filter(Q(first=player) | Q(second=player))
+        .select_related("round__tournament", "first", "second")
+        .order_by("-round__tournament__start_date", "round__number")
+    )
+
+
+def crosstable_json(*, tournament: Tournament) -> dict[str, Any]:
+    table = crosstable_get(tournament=tournament)
+    return {
+        "tournament": tournament.slug,
+        "rounds": table.rounds,
+        "tiebreaks": list(table.tiebreaks),
+        "rows": [
+            {
+                "rank": row.rank,
+                "name": row.entrant.name,
+                "club": row.entrant.club,
+                "rating": row.entrant.rating,
+                "rounds": [
+                    {
+                        "opponent_rank": c.opponent_rank,
+                        "placed_first": c.placed_first,
+                        "result": c.symbol,
+                    }
+                    for c in cells
+                ],
+                "score": row.score,
+                "tiebreaks": {tb: row.tiebreaks[tb] for tb in table.tiebreaks},
+            }
+            for row, cells in zip(table.rows, table.cells, strict=True)
+        ],
+    }
+
+
+def tournament_trf(*, tournament: Tournament, shift: bool = False) -> str:
+    """The tournament as a TRF file (points with its own scoring, or shifted)."""
+    from tournaments.trf import TrfGame, TrfPlayer, TrfTournament, write_trf
+
+    regs = list(
+        Registration.objects.filter(tournament=tournament)
+        .select_related("player")
+        .order_by("start_rank", "id")
+    )
+    rank_of_player = {}
+    for i, reg in enumerate(regs, start=1):
+        rank_of_player[reg.player_id] = reg.start_rank or i
+    rows = {row.entrant.id: row for row in standings_compute(tournament=tournament)}
+    codes = {
+        Outcome.WIN: "1",
+        Outcome.LOSS: "0",
+        Outcome.DRAW: "=",
+        Outcome.FORFEIT_WIN: "+",
+        Outcome.FORFEIT_LOSS: "-",
+        Outcome.DOUBLE_FORFEIT: "-",
+        Outcome.BYE: "U",
+        Outcome.REQUESTED_BYE: "Z",
+        Outcome.ABSENT: "Z",
+    }
+    players = []
+    for reg in regs:
+        row = rows.get(reg.player_id)
+        games = []
+        if row is not None:
+            for rnd, r in sorted(row.rounds.items()):
+                colour = "-" if r.placed_first is None else ("w" if r.placed_first else "b")
+                opp = rank_of_player.get(r.opponent) if r.opponent is not None else None
+                games.append(TrfGame(rnd, opp, colour if opp else "-", codes[r.outcome]))
+        players.append(
+            TrfPlayer(
+                start_rank=rank_of_player[reg.player_id],
+                name=reg.player.name,
+                rating=reg.player.rating,
+                federation=reg.player.federation,
+                points=row.score if row else 0.0,
+                rank=row.rank if row else 0,
+                games=games,
+            )
+        )
+    trf = TrfTournament(
+        name=tournament.name,
+        city=tournament.venue,
+        start_date=tournament.start_date.strftime("%Y/%m/%d"),
+        end_date=tournament.end_date.strftime("%Y/%m/%d") if tournament.end_date else "",
+        rounds=tournament.rounds_planned,
+        tournament_type=tournament.get_pairing_system_display(),
+        players=players,
+    )
+    return write_trf(trf, shift=shift)
+
+
+def penalty_effects(*, tournament: Tournament) -> dict[tuple[int, int], tuple[PenaltyEffect, ...]]:
+    """Per (game, player), the effects of penalties in force on that player's points."""
+    from tournaments.models import Penalty
+
+    revoked = set(
+        Penalty.objects.filter(tournament=tournament, kind=Penalty.Kind.REVOCATION).values_list(
+            "revokes_id", flat=True
+        )
+    )
+    out: dict[tuple[int, int], list[PenaltyEffect]] = {}
+    for p in Penalty.objects.filter(
+        tournament=tournament,
+        game__isnull=False,
+        kind__in=["battle_lost", "reduce_points", "raise_opponent"],
+    ).select_related("game"):
+        if p.pk in revoked:
+            continue
+        game = p.game
+        if p.kind == "raise_opponent":
+            target = game.second_id if p.player_id == game.first_id else game.first_id
+            effect = PenaltyEffect(raise_to_max=True)
+        elif p.kind == "battle_lost":
+            target, effect = p.player_id, PenaltyEffect(declared_lost=True)
+        else:
+            target, effect = p.player_id, PenaltyEffect(reduce_by=float(p.amount or 0))
+        out.setdefault((game.pk, target), []).append(effect)
+    return {k: tuple(v) for k, v in out.items()}

@@ -1,0 +1,262 @@
+"""Standings and tie-breaks (tournaments.md) computed on plain objects, and crosstable rows.
+
+Scores may be negative (a draw is −½ to each side); nothing here assumes otherwise.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from tournaments.scoring import Outcome
+
+TIEBREAKS = (
+    "buchholz",
+    "buchholz_cut1",
+    "median_buchholz",
+    "sonneborn_berger",
+    "wins",
+    "progressive",
+    "direct_encounter",
+    "koya",
+)
+DEFAULT_TIEBREAKS = ("buchholz", "sonneborn_berger", "wins")
+WEIGHT = {Outcome.WIN: 1.0, Outcome.DRAW: 0.5, Outcome.LOSS: 0.0}
+SYMBOL = {
+    Outcome.WIN: "1",
+    Outcome.LOSS: "0",
+    Outcome.DRAW: "=",
+    Outcome.FORFEIT_WIN: "+",
+    Outcome.FORFEIT_LOSS: "-",
+    Outcome.DOUBLE_FORFEIT: "-",
+    Outcome.BYE: "B",
+    Outcome.REQUESTED_BYE: "H",
+    Outcome.ABSENT: "",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Entrant:
+    """A player as the standings see them."""
+
+    id: int
+    name: str
+    rating: int = 0
+    club: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """One player's round: opponent (None for byes and absences), outcome, points after
+    penalties, and whether the player placed first."""
+
+    round: int
+    player: int
+    opponent: int | None
+    outcome: Outcome
+    points: float
+    placed_first: bool | None = None
+
+
+@dataclass(slots=True)
+class StandingRow:
+    rank: int
+    entrant: Entrant
+    score: float
+    tiebreaks: dict[str, float]
+    rounds: dict[int, RoundResult] = field(default_factory=dict)
+
+
+def _round_half(x: float) -> float:
+    # Sums of halves are exact in binary floating point; round away representation noise
+    # of reductions the arbiter gave as decimals.
+    return round(x, 6)
+
+
+def compute_standings(
+    entrants: Sequence[Entrant],
+    results: Iterable[RoundResult],
+    *,
+    tiebreaks: Sequence[str] = DEFAULT_TIEBREAKS,
+    rounds_completed: int | None = None,
+) -> list[StandingRow]:
+    """Rows in standings order: score, the tie-breaks in order, rating, then name."""
+    for tb in tiebreaks:
+        if tb not in TIEBREAKS:
+            raise ValueError(f"unknown tie-break {tb!r}")
+    by_player: dict[int, dict[int, RoundResult]] = defaultdict(dict)
+    for r in results:
+        by_player[r.player][r.round] = r
+    last_round = max((rnd for rr in by_player.values() for rnd in rr), default=0)
+    n_rounds = rounds_completed if rounds_completed is not None else last_round
+    ids = [e.id for e in entrants]
+    score = {
+        pid: _round_half(sum(r.points for r in by_player[pid].values() if r.round <= n_rounds))
+        for pid in ids
+    }
+    values: dict[int, dict[str, float]] = {pid: {} for pid in ids}
+    needs = set(tiebreaks)
+    for pid in ids:
+        rounds = by_player[pid]
+        v = values[pid]
+        contributions = []
+        for rnd in range(1, n_rounds + 1):
+            r = rounds.get(rnd)
+            if r is not None and r.outcome.played and r.opponent in score:
+                contributions.append(score[r.opponent])
+            else:
+                contributions.append(score[pid])  # a virtual opponent as strong as oneself
+        if needs & {"buchholz", "buchholz_cut1", "median_buchholz"}:
+            contributions.sort()
+            v["buchholz"] = _round_half(sum(contributions))
+            v["buchholz_cut1"] = _round_half(sum(contributions[1:]))
+            v["median_buchholz"] = _round_half(sum(contributions[1:-1]))
+        if "sonneborn_berger" in needs:
+            shift = 0.5 * n_rounds
+            v["sonneborn_berger"] = _round_half(
+                sum(
+                    WEIGHT[r.outcome] * (score[r.opponent] + shift)
+                    for r in rounds.values()
+                    if r.outcome.played and r.opponent in score and r.round <= n_rounds
+                )
+            )
+        if "wins" in needs:
+            v["wins"] = float(
+                sum(1 for r in rounds.values() if r.outcome == Outcome.WIN and r.round <= n_rounds)
+            )
+        if "progressive" in needs:
+            running = 0.0
+            total = 0.0
+            for rnd in range(1, n_rounds + 1):
+                r = rounds.get(rnd)
+                running += r.points if r is not None else 0.0
+                total += running
+            v["progressive"] = _round_half(total)
+        if "koya" in needs:
+            bar = 0.5 * n_rounds
+            v["koya"] = _round_half(
+                sum(
+                    r.points
+                    for r in rounds.values()
+                    if r.outcome.played
+                    and r.opponent in score
+                    and score[r.opponent] >= bar
+                    and r.round <= n_rounds
+                )
+            )
+    entrant_of = {e.id: e for e in entrants}
+    order = sorted(ids, key=lambda pid: _key(pid, score, values, tiebreaks, entrant_of, "pre"))
+    if "direct_encounter" in needs:
+        _direct_encounter(order, score, values, tiebreaks, by_player, n_rounds)
+        order = sorted(ids, key=lambda pid: _key(pid, score, values, tiebreaks, entrant_of, "all"))
+    return [
+        StandingRow(
+            rank=i,
+            entrant=entrant_of[pid],
+            score=score[pid],
+            tiebreaks={tb: values[pid][tb] for tb in tiebreaks},
+            rounds=dict(by_player[pid]),
+        )
+        for i, pid in enumerate(order, start=1)
+    ]
+
+
+def _key(
+    pid: int,
+    score: dict[int, float],
+    values: dict[int, dict[str, float]],
+    tiebreaks: Sequence[str],
+    entrant_of: dict[int, Entrant],
+    stage: str,
+) -> tuple[Any, ...]:
+    tbs = []
+    for tb in tiebreaks:
+        if tb == "direct_encounter" and stage == "pre":
+            tbs.append(0.0)
+        else:
+            tbs.append(-values[pid].get(tb, 0.0))
+    e = entrant_of[pid]
+    return (-score[pid], *tbs, -e.rating, e.name, pid)
+
+
+def _direct_encounter(
+    order: list[int],
+    score: dict[int, float],
+    values: dict[int, dict[str, float]],
+    tiebreaks: Sequence[str],
+    by_player: dict[int, dict[int, RoundResult]],
+    n_rounds: int,
+) -> None:
+    """Points among players tied on score and the tie-breaks before it, when all of them met;
+    0 for everyone in a group where some pair never met."""
+    before = list(tiebreaks[: list(tiebreaks).index("direct_encounter")])
+    groups: dict[tuple[float, ...], list[int]] = defaultdict(list)
+    for pid in order:
+        groups[(score[pid], *(values[pid][tb] for tb in before))].append(pid)
+    for members in groups.values():
+        for pid in members:
+            values[pid]["direct_encounter"] = 0.0
+        if len(members) < 2:
+            continue
+        member_set = set(members)
+        met: set[frozenset[int]] = set()
+        points = dict.fromkeys(members, 0.0)
+        for pid in members:
+            for r in by_player[pid].values():
+                if r.opponent in member_set and r.outcome.played and r.round <= n_rounds:
+                    met.add(frozenset((pid, r.opponent)))
+                    points[pid] += r.points
+        pairs = len(members) * (len(members) - 1) // 2
+        if len(met) == pairs:
+            for pid in members:
+                values[pid]["direct_encounter"] = _round_half(points[pid])
+
+
+def standings_json(rows: Sequence[StandingRow], tiebreaks: Sequence[str]) -> list[dict[str, Any]]:
+    """The `kz standings --json` form: rank, name, score, tie-breaks (wins as a whole number)."""
+    out = []
+    for row in rows:
+        tbs: dict[str, Any] = {}
+        for tb in tiebreaks:
+            value = row.tiebreaks[tb]
+            tbs[tb] = int(value) if tb == "wins" else float(value)
+        out.append(
+            {"rank": row.rank, "name": row.entrant.name, "score": row.score, "tiebreaks": tbs}
+        )
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class CrossCell:
+    """One round of one crosstable row: opponent's rank, placed first, result symbol."""
+
+    opponent_rank: int | None
+    placed_first: bool | None
+    symbol: str
+
+    def text(self) -> str:
+        if not self.symbol:
+            return ""
+        if self.opponent_rank is None:
+            return self.symbol
+        side = {True: "f", False: "s", None: ""}[self.placed_first]
+        return f"{self.opponent_rank}{side}{self.symbol}"
+
+
+def crosstable_rows(rows: Sequence[StandingRow], n_rounds: int) -> list[list[CrossCell]]:
+    """Per standings row, a cell for each round 1..n_rounds."""
+    rank_of = {row.entrant.id: row.rank for row in rows}
+    table = []
+    for row in rows:
+        cells = []
+        for rnd in range(1, n_rounds + 1):
+            r = row.rounds.get(rnd)
+            if r is None:
+                cells.append(CrossCell(None, None, ""))
+                continue
+            opp_rank = rank_of.get(r.opponent) if r.opponent is not None else None
+            cells.append(CrossCell(opp_rank, r.placed_first, SYMBOL[r.outcome]))
+        table.append(cells)
+    return table

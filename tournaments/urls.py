@@ -1,0 +1,17 @@
+"""Public pages of tournaments."""
+
+from django.urls import path
+
+from tournaments import views
+
+app_name = "tournaments"
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("t/<slug:slug>/", views.tournament_detail, name="detail"),
+    path("t/<slug:slug>/round/<int:number>/", views.round_detail, name="round"),
+    path("t/<slug:slug>/standings/", views.standings, name="standings"),
+    path("t/<slug:slug>/crosstable/", views.crosstable, name="crosstable"),
+    path("t/<slug:slug>/crosstable.csv", views.crosstable_csv, name="crosstable-csv"),
+    path("t/<slug:slug>/crosstable.json", views.crosstable_json, name="crosstable-json"),
+    path("p/<int:pk>/", views.player_detail, name="player"),
+]
