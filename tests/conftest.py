@@ -6,6 +6,13 @@ from __future__ import annotations
 import os
 
 import pytest
+from hypothesis import settings as hypothesis_settings
+
+# CI must be repeatable: a run that lands is judged on the same examples every time, while
+# developers' runs keep exploring new ones (and store what fails in .hypothesis/).
+hypothesis_settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("KZ_CI"):
+    hypothesis_settings.load_profile("ci")
 
 
 def integration_available() -> bool:

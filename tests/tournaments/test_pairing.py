@@ -168,8 +168,13 @@ def simulate(rng: random.Random, n: int, rounds: int) -> None:
         for p in result.pairings:
             assert p.second not in players[p.first].opponents  # no rematch
         if result.bye is not None:
-            eligible = [p.score for p in present if p.id not in byes]
-            assert result.bye not in byes or not eligible  # one bye each
+            if result.bye in byes:
+                # A second bye only when every first bye would leave the rest unpairable
+                # (both are absolute rules; a rematch is never the way out), and it is said.
+                for q in present:
+                    if q.id not in byes:
+                        assert not pairable([x for x in present if x.id != q.id])
+                assert any("second pairing-allocated bye" in w for w in result.warnings)
             for q in present:
                 # a lower group could not take the bye: the rest would be unpairable
                 if q.id not in byes and q.score < players[result.bye].score:
