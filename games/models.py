@@ -39,6 +39,12 @@ class Game(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     result_entered_at = models.DateTimeField(null=True, blank=True)
+    # With the tournament's result_confirmation on, a result counts once a second account
+    # confirms it; otherwise entering it confirms it.
+    result_confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    result_confirmed_at = models.DateTimeField(null=True, blank=True)
     spindle_seed = models.CharField(max_length=64, blank=True)
 
     class Meta:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
@@ -17,8 +19,11 @@ from rest_framework.views import exception_handler
 from games.api import GameRecordsMixin
 from games.models import Game
 from tournaments import selectors, services
-from tournaments.models import Club, Player, Registration, Round, Tournament
+from tournaments.models import AuditEntry, Club, Penalty, Player, Registration, Round, Tournament
+from tournaments.roles import user_can_arbitrate, user_is_official, user_is_organizer
 from tournaments.standings import standings_json
+
+User = get_user_model()
 
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
@@ -64,6 +69,9 @@ class TournamentSerializer(serializers.ModelSerializer):
             "placement_order",
             "local_rules",
             "resignation_allowed",
+            "result_confirmation",
+            "forbid_same_club",
+            "accelerated_rounds",
         ]
 
 
@@ -72,8 +80,23 @@ class GameSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Game
-        fields = ["id", "round", "board", "kind", "first", "second", "first_color", "result"]
+        fields = [
+            "id",
+            "round",
+            "board",
+            "kind",
+            "first",
+            "second",
+            "first_color",
+            "result",
+            "result_confirmed",
+        ]
         read_only_fields = fields
+
+    result_confirmed = serializers.SerializerMethodField()
+
+    def get_result_confirmed(self, game: Game) -> bool:
+        return game.result_confirmed_at is not None
 
 
 class RoundSerializer(serializers.ModelSerializer):
@@ -81,7 +104,7 @@ class RoundSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Round
-        fields = ["number", "status", "games"]
+        fields = ["number", "status", "explanation", "warnings", "games"]
 
 
 class ResultSerializer(serializers.Serializer):
@@ -102,31 +125,131 @@ class ByeRequestSerializer(serializers.Serializer):
     round = serializers.IntegerField(min_value=1)
 
 
-class StaffWriteOrReadOnly(permissions.BasePermission):
+class PairSerializer(serializers.Serializer):
+    round = serializers.IntegerField(min_value=1, required=False)
+    publish = serializers.BooleanField(default=False)
+
+
+class RoundNumberSerializer(serializers.Serializer):
+    round = serializers.IntegerField(min_value=1)
+
+
+class PairingEditSerializer(serializers.Serializer):
+    round = serializers.IntegerField(min_value=1)
+    pairings = serializers.ListField(
+        child=serializers.ListField(
+            child=serializers.IntegerField(allow_null=True), min_length=2, max_length=2
+        ),
+        help_text="[[first placer id, second id or null for the bye], ...]",
+    )
+
+
+class OfficialsSerializer(serializers.Serializer):
+    chief_arbiter = serializers.SlugRelatedField(
+        slug_field="username", queryset=User.objects.all(), allow_null=True, required=False
+    )
+    arbiters = serializers.SlugRelatedField(
+        slug_field="username", queryset=User.objects.all(), many=True, required=False
+    )
+
+
+class PenaltySerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Penalty
+        fields = [
+            "id",
+            "player",
+            "game",
+            "round_number",
+            "kind",
+            "article",
+            "reason",
+            "amount",
+            "revokes",
+            "created_at",
+        ]
+        read_only_fields = ["id", "article", "revokes", "created_at"]
+
+
+class RevocationSerializer(serializers.Serializer):
+    penalty = serializers.IntegerField()
+    reason = serializers.CharField(max_length=2000)
+
+
+class AccountSerializer(serializers.Serializer):
+    username = serializers.CharField(allow_blank=True, max_length=150)
+
+
+class AuditSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = AuditEntry
+        fields = [
+            "seq",
+            "actor",
+            "action",
+            "object_type",
+            "object_id",
+            "before",
+            "after",
+            "created_at",
+            "hash",
+        ]
+
+
+class OfficialWriteOrReadOnly(permissions.BasePermission):
+    """Organizers and arbiters create clubs and players; everyone reads."""
+
     def has_permission(self, request: Request, view: Any) -> bool:
         if request.method in permissions.SAFE_METHODS:
             return True
-        return bool(request.user and request.user.is_authenticated and request.user.is_staff)
+        return user_is_official(request.user)
+
+
+class OrganizerWriteOrReadOnly(permissions.BasePermission):
+    def has_permission(self, request: Request, view: Any) -> bool:
+        if request.method in permissions.SAFE_METHODS:
+            return True
+        return user_is_organizer(request.user)
 
 
 class ClubViewSet(viewsets.ModelViewSet):
     queryset = Club.objects.all()
     serializer_class = ClubSerializer
-    permission_classes = [StaffWriteOrReadOnly]
+    permission_classes = [OfficialWriteOrReadOnly]
     http_method_names = ["get", "post", "head", "options"]
 
     def perform_create(self, serializer: Any) -> None:
-        serializer.instance = services.club_create(**serializer.validated_data)
+        serializer.instance = services.club_create(
+            user=self.request.user, **serializer.validated_data
+        )
 
 
 class PlayerViewSet(viewsets.ModelViewSet):
     queryset = Player.objects.select_related("club")
     serializer_class = PlayerSerializer
-    permission_classes = [StaffWriteOrReadOnly]
+    permission_classes = [OfficialWriteOrReadOnly]
     http_method_names = ["get", "post", "head", "options"]
 
     def perform_create(self, serializer: Any) -> None:
-        serializer.instance = services.player_create(**serializer.validated_data)
+        serializer.instance = services.player_create(
+            user=self.request.user, **serializer.validated_data
+        )
+
+    @extend_schema(request=AccountSerializer, responses={200: None})
+    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
+    def account(self, request: Request, pk: str | None = None) -> Response:
+        """Link the player to a user account by username (blank unlinks)."""
+        player = get_object_or_404(Player, pk=pk)
+        data = AccountSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        name = data.validated_data["username"]
+        account = None
+        if name:
+            account = User.objects.filter(username=name).first()
+            if account is None:
+                raise ValidationError({"username": f"no user {name!r}"})
+        player = services.player_link_user(player=player, account=account, user=request.user)
+        return Response({"player": player.pk, "username": name or None})
 
 
 class TournamentViewSet(viewsets.ModelViewSet):
@@ -137,7 +260,7 @@ class TournamentViewSet(viewsets.ModelViewSet):
 
     def get_permissions(self) -> list[Any]:
         if self.action == "create":
-            return [StaffWriteOrReadOnly()]
+            return [OrganizerWriteOrReadOnly()]
         return [permissions.IsAuthenticatedOrReadOnly()]
 
     def perform_create(self, serializer: Any) -> None:
@@ -219,9 +342,140 @@ class TournamentViewSet(viewsets.ModelViewSet):
             status=status.HTTP_201_CREATED,
         )
 
+    @extend_schema(request=PairSerializer, responses={201: RoundSerializer})
+    @action(detail=True, methods=["post"])
+    def pair(self, request: Request, slug: str | None = None) -> Response:
+        """Pair the next round; unpublished (a proposal) unless `publish` is true."""
+        t = self.get_object()
+        data = PairSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        rnd = services.round_pair(
+            tournament=t,
+            user=request.user,
+            round_number=data.validated_data.get("round"),
+            publish=data.validated_data["publish"],
+        )
+        rnd = selectors.round_list(tournament=t, drafts=True).get(pk=rnd.pk)
+        return Response(RoundSerializer(rnd).data, status=status.HTTP_201_CREATED)
+
+    def _round(self, t: Tournament, number: int) -> Round:
+        rnd = Round.objects.filter(tournament=t, number=number).first()
+        if rnd is None:
+            raise ValidationError({"round": f"no round {number}"})
+        return rnd
+
+    @extend_schema(request=PairingEditSerializer, responses={200: None})
+    @action(detail=True, methods=["post"], url_path="edit-pairings")
+    def edit_pairings(self, request: Request, slug: str | None = None) -> Response:
+        t = self.get_object()
+        data = PairingEditSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        pairings = []
+        for first, second in data.validated_data["pairings"]:
+            if first is None:
+                raise ValidationError({"pairings": "the first placer cannot be empty"})
+            pairings.append((first, second))
+        warnings = services.round_pairings_edit(
+            round=self._round(t, data.validated_data["round"]),
+            pairings=pairings,
+            user=request.user,
+        )
+        return Response({"warnings": warnings})
+
+    @extend_schema(request=RoundNumberSerializer, responses={200: None})
+    @action(detail=True, methods=["post"])
+    def publish(self, request: Request, slug: str | None = None) -> Response:
+        t = self.get_object()
+        data = RoundNumberSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        rnd = services.round_publish(
+            round=self._round(t, data.validated_data["round"]), user=request.user
+        )
+        return Response({"round": rnd.number, "status": rnd.status})
+
+    @extend_schema(request=RoundNumberSerializer, responses={200: None})
+    @action(detail=True, methods=["post"])
+    def discard(self, request: Request, slug: str | None = None) -> Response:
+        t = self.get_object()
+        data = RoundNumberSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        number = services.round_discard(
+            round=self._round(t, data.validated_data["round"]), user=request.user
+        )
+        return Response({"discarded": number})
+
+    @extend_schema(request=OfficialsSerializer, responses={200: None})
+    @action(detail=True, methods=["post"])
+    def officials(self, request: Request, slug: str | None = None) -> Response:
+        t = self.get_object()
+        data = OfficialsSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        t = services.officials_set(
+            tournament=t,
+            user=request.user,
+            chief_arbiter=data.validated_data.get("chief_arbiter"),
+            arbiters=data.validated_data.get("arbiters", []),
+        )
+        return Response(
+            {
+                "chief_arbiter": t.chief_arbiter.get_username() if t.chief_arbiter else None,
+                "arbiters": sorted(a.get_username() for a in t.arbiters.all()),
+            }
+        )
+
+    @extend_schema(request=PenaltySerializer, responses={200: PenaltySerializer(many=True)})
+    @action(detail=True, methods=["get", "post"])
+    def penalties(self, request: Request, slug: str | None = None) -> Response:
+        """Arbiters see and impose penalties; a player sees their own."""
+        t = self.get_object()
+        if request.method == "GET":
+            rows = selectors.penalty_list(tournament=t, user=request.user)
+            return Response(PenaltySerializer(rows, many=True).data)
+        data = PenaltySerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        penalty = services.penalty_impose(
+            tournament=t,
+            player=v["player"],
+            kind=v["kind"],
+            reason=v["reason"],
+            user=request.user,
+            game=v.get("game"),
+            round_number=v.get("round_number"),
+            amount=v.get("amount"),
+        )
+        return Response(PenaltySerializer(penalty).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=RevocationSerializer, responses={201: PenaltySerializer})
+    @action(detail=True, methods=["post"])
+    def revocations(self, request: Request, slug: str | None = None) -> Response:
+        t = self.get_object()
+        data = RevocationSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        penalty = Penalty.objects.filter(tournament=t, pk=data.validated_data["penalty"]).first()
+        if penalty is None:
+            raise ValidationError({"penalty": "no such penalty in this tournament"})
+        revocation = services.penalty_revoke(
+            penalty=penalty, reason=data.validated_data["reason"], user=request.user
+        )
+        return Response(PenaltySerializer(revocation).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses={200: AuditSerializer(many=True)})
+    @action(detail=True, methods=["get"])
+    def audit(self, request: Request, slug: str | None = None) -> Response:
+        """The tournament's audit trail: arbiters only."""
+        t = self.get_object()
+        if not user_can_arbitrate(user=request.user, tournament=t):
+            raise PermissionDenied("only this tournament's arbiters may read its audit trail")
+        rows = t.audit.all()
+        player = request.query_params.get("player")
+        if player:
+            rows = selectors.audit_for_player(tournament=t, player_id=int(player))
+        return Response(AuditSerializer(rows, many=True).data)
+
 
 class GameViewSet(GameRecordsMixin, viewsets.ReadOnlyModelViewSet):
-    queryset = Game.objects.select_related("round")
+    queryset = Game.objects.select_related("round").exclude(round__status=Round.Status.DRAFT)
     serializer_class = GameSerializer
 
     @extend_schema(request=ResultSerializer, responses={200: GameSerializer})
@@ -233,4 +487,12 @@ class GameViewSet(GameRecordsMixin, viewsets.ReadOnlyModelViewSet):
         game = services.game_result_set(
             game=game, result=data.validated_data["result"], user=request.user
         )
+        return Response(GameSerializer(game).data)
+
+    @extend_schema(request=None, responses={200: GameSerializer})
+    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
+    def countersign(self, request: Request, pk: str | None = None) -> Response:
+        """The second person's confirmation of an entered result."""
+        game = get_object_or_404(Game, pk=pk)
+        game = services.game_result_countersign(game=game, user=request.user)
         return Response(GameSerializer(game).data)

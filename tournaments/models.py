@@ -105,8 +105,29 @@ class Tournament(models.Model):
         on_delete=models.SET_NULL,
         related_name="organized_tournaments",
     )
+    chief_arbiter = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="chief_arbitrated_tournaments",
+        verbose_name=_("chief arbiter"),
+    )
     arbiters = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="arbitrated_tournaments"
+    )
+    result_confirmation = models.BooleanField(
+        _("results confirmed by a second person"),
+        default=False,
+        help_text=_("one account enters a result, another confirms it before it counts"),
+    )
+    forbid_same_club = models.BooleanField(
+        _("no pairings within a club"), default=False, help_text=_("Swiss pairing option")
+    )
+    accelerated_rounds = models.PositiveSmallIntegerField(
+        _("accelerated rounds"),
+        default=0,
+        help_text=_("Swiss: the top half plays with a virtual point in the first N rounds"),
     )
     standings_version = models.PositiveIntegerField(default=0, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -10,7 +10,7 @@ from django.core.cache import cache
 from django.db.models import Prefetch, QuerySet
 
 from games.models import Game
-from tournaments.models import Player, Registration, Round, Tournament
+from tournaments.models import AuditEntry, Penalty, Player, Registration, Round, Tournament
 from tournaments.scoring import OPPOSITE, Outcome, PenaltyEffect, ScoringSettings, game_points
 from tournaments.standings import (
     CrossCell,
@@ -48,9 +48,11 @@ def scoring_settings(*, tournament: Tournament) -> ScoringSettings:
     )
 
 
-def round_list(*, tournament: Tournament) -> QuerySet[Round]:
+def round_list(*, tournament: Tournament, drafts: bool = False) -> QuerySet[Round]:
+    """The rounds with their games; proposed rounds only for the arbiters (`drafts`)."""
     games = Game.objects.select_related("first", "second").order_by("board")
-    return tournament.rounds.prefetch_related(Prefetch("games", queryset=games))
+    rounds = tournament.rounds.prefetch_related(Prefetch("games", queryset=games))
+    return rounds if drafts else rounds.exclude(status=Round.Status.DRAFT)
 
 
 def round_results(*, tournament: Tournament) -> tuple[list[RoundResult], int]:
@@ -59,13 +61,20 @@ def round_results(*, tournament: Tournament) -> tuple[list[RoundResult], int]:
     results: list[RoundResult] = []
     completed = 0
     pending_rounds: set[int] = set()
-    rows = Game.objects.filter(round__tournament=tournament).values_list(
-        "id", "round__number", "kind", "first_id", "second_id", "result"
+    rows = (
+        Game.objects.filter(round__tournament=tournament)
+        .exclude(round__status=Round.Status.DRAFT)
+        .values_list(
+            "id", "round__number", "kind", "first_id", "second_id", "result", "result_confirmed_at"
+        )
     )
     effects = penalty_effects(tournament=tournament)
     numbers = set()
-    for game_id, number, kind, first, second, result in rows:
+    two_person = tournament.result_confirmation
+    for game_id, number, kind, first, second, result, confirmed_at in rows:
         numbers.add(number)
+        if two_person and confirmed_at is None:
+            result = ""
         if kind == Game.Kind.BYE:
             results.append(RoundResult(number, first, None, Outcome.BYE, settings.bye))
             continue
@@ -133,7 +142,7 @@ class Crosstable:
 
 def crosstable_get(*, tournament: Tournament) -> Crosstable:
     rows = standings_compute(tournament=tournament)
-    n = tournament.rounds.count()
+    n = tournament.rounds.exclude(status=Round.Status.DRAFT).count()
     return Crosstable(rows, crosstable_rows(rows, n), n, tournament.tiebreak_list)
 
 
@@ -142,6 +151,7 @@ def player_games(*, player: Player) -> QuerySet[Game]:
 
     return (
         Game.objects.filter(Q(first=player) | Q(second=player))
+        .exclude(round__status=Round.Status.DRAFT)
         .select_related("round__tournament", "first", "second")
         .order_by("-round__tournament__start_date", "round__number")
     )
@@ -258,3 +268,39 @@ def penalty_effects(*, tournament: Tournament) -> dict[tuple[int, int], tuple[Pe
             target, effect = p.player_id, PenaltyEffect(reduce_by=float(p.amount or 0))
         out.setdefault((game.pk, target), []).append(effect)
     return {k: tuple(v) for k, v in out.items()}
+
+
+def penalty_list(*, tournament: Tournament, user: Any) -> QuerySet[Penalty]:
+    """Every penalty for the arbiters; a player's own for a player; none for the public."""
+    from tournaments.roles import user_can_arbitrate, user_player
+
+    rows = Penalty.objects.filter(tournament=tournament).select_related(
+        "player", "game__round", "arbiter", "revokes"
+    )
+    if user_can_arbitrate(user=user, tournament=tournament):
+        return rows
+    player = user_player(user)
+    if player is None:
+        return rows.none()
+    return rows.filter(player=player)
+
+
+def audit_for_player(*, tournament: Tournament, player_id: int) -> QuerySet[AuditEntry]:
+    """The audit entries about one player: their registration, account, games, penalties."""
+    from django.db.models import Q
+
+    games = Game.objects.filter(round__tournament=tournament).filter(
+        Q(first_id=player_id) | Q(second_id=player_id)
+    )
+    regs = Registration.objects.filter(tournament=tournament, player_id=player_id)
+    penalties = Penalty.objects.filter(tournament=tournament, player_id=player_id)
+    ids = {
+        "Game": [str(pk) for pk in games.values_list("pk", flat=True)],
+        "Registration": [str(pk) for pk in regs.values_list("pk", flat=True)],
+        "Penalty": [str(pk) for pk in penalties.values_list("pk", flat=True)],
+        "Player": [str(player_id)],
+    }
+    q = Q()
+    for otype, oids in ids.items():
+        q |= Q(object_type=otype, object_id__in=oids)
+    return tournament.audit.filter(q)

@@ -14,23 +14,25 @@ from django.utils import timezone
 
 from games.models import Game
 from tournaments.models import ByeRequest, Club, Player, Registration, Round, Tournament
+from tournaments.roles import (
+    Role,
+    role_require,
+    user_can_arbitrate,
+    user_is_official,
+    user_is_organizer,
+)
 from tournaments.standings import TIEBREAKS
 
 User = AbstractBaseUser | AnonymousUser
 
 
-def user_can_arbitrate(*, user: Any, tournament: Tournament) -> bool:
-    """Staff, the organizer and the tournament's arbiters may change it."""
-    if not getattr(user, "is_authenticated", False):
-        return False
-    if user.is_staff or tournament.organizer_id == user.pk:
-        return True
-    return tournament.arbiters.filter(pk=user.pk).exists()
-
-
 def _require_arbiter(user: Any, tournament: Tournament) -> None:
-    if user is not None and not user_can_arbitrate(user=user, tournament=tournament):
-        raise PermissionDenied("only this tournament's arbiters may do that")
+    role_require(user=user, tournament=tournament, role=Role.ARBITER)
+
+
+def _require_official(user: Any) -> None:
+    if user is not None and not user_is_official(user):
+        raise PermissionDenied("only organizers and arbiters may do that")
 
 
 def _validate_tiebreaks(value: str) -> None:
@@ -48,6 +50,8 @@ def tournament_create(
     organizer: Any = None,
     **fields: Any,
 ) -> Tournament:
+    if organizer is not None and not user_is_organizer(organizer):
+        raise PermissionDenied("only organizers may create tournaments")
     tournament = Tournament(name=name, slug=slug, start_date=start_date, **fields)
     if organizer is not None and getattr(organizer, "is_authenticated", False):
         tournament.organizer = organizer
@@ -59,12 +63,13 @@ def tournament_create(
 
 @transaction.atomic
 def tournament_update(*, tournament: Tournament, user: Any = None, **fields: Any) -> Tournament:
-    """Change settings; those that change results are locked once round 1 is paired."""
-    _require_arbiter(user, tournament)
+    """Change settings; those that change results are locked once round 1 is paired.
+    The chief arbiter and the organizer may do this; officials are set by officials_set."""
+    role_require(user=user, tournament=tournament, role=Role.CHIEF_ARBITER)
     locked = tournament.rounds.exists()
     errors = {}
     for key, value in fields.items():
-        if not hasattr(tournament, key) or key in ("id", "slug", "standings_version"):
+        if key not in SETTINGS:
             errors[key] = "not a setting that can be changed"
         elif locked and key in Tournament.RESULT_SETTINGS and getattr(tournament, key) != value:
             errors[key] = "locked: round 1 has been paired"
@@ -83,8 +88,60 @@ def tournament_update(*, tournament: Tournament, user: Any = None, **fields: Any
     return tournament
 
 
+SETTINGS = (
+    "name",
+    "start_date",
+    "end_date",
+    "venue",
+    "ruleset",
+    "variants",
+    "time_control",
+    "pairing_system",
+    "rounds_planned",
+    "forfeit_win_points",
+    "forfeit_loss_points",
+    "bye_points",
+    "requested_bye_points",
+    "tiebreaks",
+    "placement_order",
+    "local_rules",
+    "resignation_allowed",
+    "result_confirmation",
+    "forbid_same_club",
+    "accelerated_rounds",
+)
+
+
 @transaction.atomic
-def club_create(*, name: str, **fields: Any) -> Club:
+def officials_set(
+    *,
+    tournament: Tournament,
+    user: Any,
+    chief_arbiter: Any = None,
+    arbiters: Sequence[Any] = (),
+) -> Tournament:
+    """The organizer names the chief arbiter and the arbiters."""
+    role_require(user=user, tournament=tournament, role=Role.ORGANIZER)
+    t = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    before = {
+        "chief_arbiter": t.chief_arbiter.get_username() if t.chief_arbiter else None,
+        "arbiters": sorted(a.get_username() for a in t.arbiters.all()),
+    }
+    t.chief_arbiter = chief_arbiter
+    t.save(update_fields=["chief_arbiter"])
+    t.arbiters.set(arbiters)
+    after = {
+        "chief_arbiter": chief_arbiter.get_username() if chief_arbiter else None,
+        "arbiters": sorted(a.get_username() for a in arbiters),
+    }
+    if before != after:
+        _audit(t, user, "officials", t, before, after)
+    return t
+
+
+@transaction.atomic
+def club_create(*, name: str, user: Any = None, **fields: Any) -> Club:
+    _require_official(user)
     club = Club(name=name, **fields)
     club.full_clean()
     club.save()
@@ -92,11 +149,42 @@ def club_create(*, name: str, **fields: Any) -> Club:
 
 
 @transaction.atomic
-def player_create(*, name: str, club: Club | None = None, **fields: Any) -> Player:
+def player_create(
+    *, name: str, club: Club | None = None, user: Any = None, **fields: Any
+) -> Player:
+    _require_official(user)
     player = Player(name=name, club=club, **fields)
     player.full_clean()
     player.save()
     return player
+
+
+@transaction.atomic
+def player_link_user(*, player: Player, account: Any, user: Any = None) -> Player:
+    """Link a player to a user account (or unlink with None), so that they can submit and
+    sign their records and see their penalties. Arbiters link players of their events."""
+    if user is not None and not user_is_organizer(user):
+        tournaments = Tournament.objects.filter(registrations__player=player)
+        if not any(user_can_arbitrate(user=user, tournament=t) for t in tournaments):
+            raise PermissionDenied("only arbiters of this player's tournaments may do that")
+    locked = Player.objects.select_for_update().get(pk=player.pk)
+    if account is not None:
+        taken = Player.objects.filter(user=account).exclude(pk=locked.pk).first()
+        if taken is not None:
+            raise ValidationError({"account": f"already linked to player {taken.name}"})
+    before = locked.user.get_username() if locked.user else None
+    locked.user = account
+    locked.save(update_fields=["user"])
+    for reg in locked.registrations.select_related("tournament"):
+        _audit(
+            reg.tournament,
+            user,
+            "player_account",
+            locked,
+            {"account": before},
+            {"account": account.get_username() if account else None},
+        )
+    return locked
 
 
 @transaction.atomic
@@ -160,6 +248,11 @@ def round_create(
     """Store the next round: (first placer id, second id or None for the pairing bye)."""
     _require_arbiter(user, tournament)
     Tournament.objects.select_for_update().get(pk=tournament.pk)
+    draft = tournament.rounds.filter(status=Round.Status.DRAFT).first()
+    if draft is not None:
+        raise ValidationError(
+            {"round": f"round {draft.number} is proposed: publish or discard it first"}
+        )
     number = tournament.rounds.count() + 1
     if number > tournament.rounds_planned:
         raise ValidationError({"round": f"the tournament has {tournament.rounds_planned} rounds"})
@@ -198,7 +291,9 @@ def round_create(
 
 @transaction.atomic
 def game_result_set(*, game: Game, result: str, user: Any = None) -> Game:
-    """Enter or correct a result. Entering the same result twice changes nothing."""
+    """Enter or correct a result. Entering the same result twice changes nothing. With the
+    tournament's result_confirmation on, the result waits for a second account's
+    confirmation (game_result_countersign) before it counts."""
     locked = (
         Game.objects.select_for_update(of=("self",))
         .select_related("round__tournament")
@@ -210,16 +305,152 @@ def game_result_set(*, game: Game, result: str, user: Any = None) -> Game:
         raise ValidationError({"result": f"unknown result {result!r}"})
     if locked.kind != Game.Kind.GAME:
         raise ValidationError({"result": "a bye has no result to enter"})
+    if locked.round.status == Round.Status.DRAFT:
+        raise ValidationError({"result": "the round is not published yet"})
     if locked.result == result:
         return locked
     before = locked.result
+    account = user if getattr(user, "is_authenticated", False) else None
+    now = timezone.now()
     locked.result = result
-    locked.result_entered_by = user if getattr(user, "is_authenticated", False) else None
-    locked.result_entered_at = timezone.now()
-    locked.save(update_fields=["result", "result_entered_by", "result_entered_at"])
+    locked.result_entered_by = account
+    locked.result_entered_at = now
+    if tournament.result_confirmation and result and account is not None:
+        locked.result_confirmed_by, locked.result_confirmed_at = None, None
+    else:
+        locked.result_confirmed_by, locked.result_confirmed_at = account, now
+    locked.save(
+        update_fields=[
+            "result",
+            "result_entered_by",
+            "result_entered_at",
+            "result_confirmed_by",
+            "result_confirmed_at",
+        ]
+    )
     _audit(tournament, user, "result", locked, {"result": before}, {"result": result})
     _bump(tournament)
     return locked
+
+
+@transaction.atomic
+def game_result_countersign(*, game: Game, user: Any) -> Game:
+    """The second person's confirmation of an entered result: never the account that
+    entered it."""
+    locked = (
+        Game.objects.select_for_update(of=("self",))
+        .select_related("round__tournament")
+        .get(pk=game.pk)
+    )
+    tournament = locked.round.tournament
+    _require_arbiter(user, tournament)
+    if not locked.result:
+        raise ValidationError({"result": "no result has been entered"})
+    if locked.result_confirmed_at is not None:
+        raise ValidationError({"result": "the result is confirmed already"})
+    if locked.result_entered_by_id == getattr(user, "pk", None):
+        raise ValidationError(
+            {"result": "a result is confirmed by a second person, not by the one who entered it"}
+        )
+    locked.result_confirmed_by = user
+    locked.result_confirmed_at = timezone.now()
+    locked.save(update_fields=["result_confirmed_by", "result_confirmed_at"])
+    _audit(tournament, user, "result_confirmed", locked, None, {"result": locked.result})
+    _bump(tournament)
+    return locked
+
+
+@transaction.atomic
+def round_publish(*, round: Round, user: Any = None) -> Round:
+    """Make a proposed round official: the players see it and results can be entered."""
+    _require_arbiter(user, round.tournament)
+    locked = Round.objects.select_for_update().get(pk=round.pk)
+    if locked.status != Round.Status.DRAFT:
+        raise ValidationError({"round": f"round {locked.number} is published already"})
+    locked.status = Round.Status.PUBLISHED
+    locked.save(update_fields=["status"])
+    _audit(locked.tournament, user, "round_published", locked, None, {"round": locked.number})
+    _bump(locked.tournament)
+    return locked
+
+
+@transaction.atomic
+def round_discard(*, round: Round, user: Any = None) -> int:
+    """Throw away a proposed (unpublished) round, so that it can be paired again."""
+    _require_arbiter(user, round.tournament)
+    locked = Round.objects.select_for_update().get(pk=round.pk)
+    if locked.status != Round.Status.DRAFT:
+        raise ValidationError({"round": "a published round cannot be discarded"})
+    if locked.number != locked.tournament.rounds.count():
+        raise ValidationError({"round": "only the last round can be discarded"})
+    number = locked.number
+    _audit(locked.tournament, user, "round_discarded", locked, {"round": number}, None)
+    locked.delete()
+    _bump(round.tournament)
+    return number
+
+
+@transaction.atomic
+def round_pairings_edit(
+    *, round: Round, pairings: Sequence[tuple[int, int | None]], user: Any = None
+) -> list[str]:
+    """Replace a proposed round's pairings by hand: (first placer, second or None for the
+    bye). Everyone of the round must appear once; every rule the edit breaks comes back as a
+    warning (and is kept on the round) for the arbiter to weigh before publishing."""
+    from tournaments.pairing import Pairing
+    from tournaments.pairing.swiss import pairing_check
+
+    _require_arbiter(user, round.tournament)
+    locked = Round.objects.select_for_update().get(pk=round.pk)
+    if locked.status != Round.Status.DRAFT:
+        raise ValidationError({"pairings": "published pairings cannot be edited"})
+    games = list(locked.games.all())
+    requested = [g.first_id for g in games if g.kind == Game.Kind.REQUESTED_BYE]
+    before = [[g.first_id, g.second_id] for g in games if g.kind != Game.Kind.REQUESTED_BYE]
+    expected = sorted(x for pair in before for x in pair if x is not None)
+    given = sorted(x for pair in pairings for x in pair if x is not None)
+    if given != expected:
+        missing = sorted(set(expected) - set(given))
+        extra = sorted(set(given) - set(expected))
+        twice = sorted({x for x in given if given.count(x) > 1})
+        parts = []
+        if missing:
+            parts.append(f"missing players {missing}")
+        if extra:
+            parts.append(f"players not in this round {extra}")
+        if twice:
+            parts.append(f"players paired twice {twice}")
+        raise ValidationError({"pairings": "; ".join(parts) or "the players do not match"})
+    byes = [a for a, b in pairings if b is None]
+    if len(byes) > 1:
+        raise ValidationError({"pairings": "at most one pairing-allocated bye"})
+    players, _ = pairing_players(tournament=locked.tournament, round_number=locked.number)
+    warnings = pairing_check(
+        players,
+        [Pairing(a, b) for a, b in pairings if b is not None],
+        byes[0] if byes else None,
+    )
+    locked.games.all().delete()
+    board = 0
+    for first, second in pairings:
+        board += 1
+        kind = Game.Kind.GAME if second is not None else Game.Kind.BYE
+        Game.objects.create(round=locked, board=board, kind=kind, first_id=first, second_id=second)
+    for pid in requested:
+        board += 1
+        Game.objects.create(round=locked, board=board, kind=Game.Kind.REQUESTED_BYE, first_id=pid)
+    locked.warnings = warnings
+    locked.explanation = [*locked.explanation, "pairings edited by hand"]
+    locked.save(update_fields=["warnings", "explanation"])
+    _audit(
+        locked.tournament,
+        user,
+        "pairings_edited",
+        locked,
+        {"pairings": before},
+        {"pairings": [list(p) for p in pairings], "warnings": warnings},
+    )
+    return warnings
 
 
 def _bump(tournament: Tournament) -> None:
@@ -339,9 +570,8 @@ def pairing_players(*, tournament: Tournament, round_number: int) -> tuple[list[
     opponents: dict[int, set[int]] = {}
     placements: dict[int, list[tuple[int, str]]] = {}
     byes: set[int] = set()
-    for g in Game.objects.filter(round__tournament=tournament).values(
-        "round__number", "kind", "first_id", "second_id"
-    ):
+    earlier = Game.objects.filter(round__tournament=tournament, round__number__lt=round_number)
+    for g in earlier.values("round__number", "kind", "first_id", "second_id"):
         if g["kind"] == Game.Kind.BYE:
             byes.add(g["first_id"])
         if g["second_id"] is not None:
@@ -400,7 +630,11 @@ def round_pair(
     pairs: list[tuple[int, int | None]] = []
     if system == Tournament.PairingSystem.SWISS:
         result = pair_swiss(
-            players, balanced=tournament.placement_order == "balanced", round_number=number
+            players,
+            balanced=tournament.placement_order == "balanced",
+            round_number=number,
+            forbid_same_club=tournament.forbid_same_club,
+            accelerated=number <= tournament.accelerated_rounds,
         )
         pairs = [(p.first, p.second) for p in result.pairings]
         if result.bye is not None:
@@ -480,7 +714,9 @@ def penalty_impose(
     from tournaments.audit import audit_append
     from tournaments.models import Penalty
 
-    _require_arbiter(user, tournament)
+    # Expulsion and dismissal end a player's event: the chief arbiter's decision.
+    needed = Role.CHIEF_ARBITER if kind in ("expulsion", "dismissal") else Role.ARBITER
+    role_require(user=user, tournament=tournament, role=needed)
     if kind not in Penalty.Kind.values or kind == Penalty.Kind.REVOCATION:
         raise ValidationError({"kind": f"unknown penalty {kind!r}"})
     if not reason.strip():

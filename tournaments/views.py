@@ -41,7 +41,11 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "tournaments/detail.html",
-        {"t": t, "rounds": t.rounds.all(), "players": selectors.entrants(tournament=t)},
+        {
+            "t": t,
+            "rounds": selectors.round_list(tournament=t),
+            "players": selectors.entrants(tournament=t),
+        },
     )
 
 

@@ -59,12 +59,17 @@ def test_standings_recomputed_after_every_result(event, arbiter):
 
 def test_result_settings_lock_after_round_one(event, arbiter):
     t, (a, b, c) = event
-    services.tournament_update(tournament=t, user=arbiter, bye_points=0)
+    chief = get_user_model().objects.create_user("chief", password="pw-chief-1")
+    t.chief_arbiter = chief
+    t.save()
+    with pytest.raises(PermissionDenied):  # settings are the chief arbiter's
+        services.tournament_update(tournament=t, user=arbiter, bye_points=0)
+    services.tournament_update(tournament=t, user=chief, bye_points=0)
     services.round_create(tournament=t, pairings=[(a.pk, b.pk), (c.pk, None)], user=arbiter)
     with pytest.raises(ValidationError) as e:
-        services.tournament_update(tournament=t, user=arbiter, bye_points=1)
+        services.tournament_update(tournament=t, user=chief, bye_points=1)
     assert "bye_points" in e.value.message_dict
-    services.tournament_update(tournament=t, user=arbiter, venue="New hall")  # not locked
+    services.tournament_update(tournament=t, user=chief, venue="New hall")  # not locked
 
 
 def test_only_arbiters_write(event):

@@ -167,10 +167,10 @@ def pair_swiss(
     round_number: int = 1,
 ) -> RoundPairing:
     """Pair a round. `players` are those present (withdrawn and requested byes left out).
-    With `accelerated`, the top half by rank plays with one virtual point in rounds 1 and 2
-    (Baku-style), so that top players meet each other sooner."""
+    With `accelerated` (the caller decides for which rounds), the top half by rank plays with
+    one virtual point (Baku-style), so that top players meet each other sooner."""
     field = list(players)
-    if accelerated and round_number <= 2:
+    if accelerated:
         half = len(field) // 2
         field = [
             _with_score(p, p.score + 1.0) if p.rank <= half else p

@@ -1,0 +1,76 @@
+"""Who may do what: organizers, chief arbiters, arbiters, players and the public."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+
+from tournaments.models import Player, Tournament
+
+
+class Role(IntEnum):
+    """A user's standing in one tournament; each role includes those below it."""
+
+    PUBLIC = 0
+    PLAYER = 1
+    ARBITER = 2
+    CHIEF_ARBITER = 3
+    ORGANIZER = 4
+
+
+def user_is_organizer(user: Any) -> bool:
+    """Organizers create tournaments: staff, or users given the add-tournament permission
+    (the "Organizers" group of `kz demo` has it)."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return bool(user.is_staff or user.has_perm("tournaments.add_tournament"))
+
+
+def user_is_official(user: Any) -> bool:
+    """Organizers and anyone arbitrating some tournament may create players and clubs."""
+    if user_is_organizer(user):
+        return True
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return bool(user.arbitrated_tournaments.exists() or user.chief_arbitrated_tournaments.exists())
+
+
+def user_role(*, user: Any, tournament: Tournament) -> Role:
+    if not getattr(user, "is_authenticated", False):
+        return Role.PUBLIC
+    if user.is_staff or tournament.organizer_id == user.pk:
+        return Role.ORGANIZER
+    if tournament.chief_arbiter_id == user.pk:
+        return Role.CHIEF_ARBITER
+    if tournament.arbiters.filter(pk=user.pk).exists():
+        return Role.ARBITER
+    if tournament.registrations.filter(player__user=user).exists():
+        return Role.PLAYER
+    return Role.PUBLIC
+
+
+def user_can_arbitrate(*, user: Any, tournament: Tournament) -> bool:
+    return user_role(user=user, tournament=tournament) >= Role.ARBITER
+
+
+def role_require(*, user: Any, tournament: Tournament, role: Role) -> None:
+    """Raise PermissionDenied unless `user` holds `role` in `tournament`. `None` is the
+    system itself (management commands, the demo, imports), which may do anything."""
+    if user is None:
+        return
+    if user_role(user=user, tournament=tournament) < role:
+        names = {
+            Role.ARBITER: "this tournament's arbiters",
+            Role.CHIEF_ARBITER: "this tournament's chief arbiter or organizer",
+            Role.ORGANIZER: "this tournament's organizer",
+        }
+        raise PermissionDenied(f"only {names.get(role, 'its officials')} may do that")
+
+
+def user_player(user: Any) -> Player | None:
+    """The player a user account is linked to, if any."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return Player.objects.filter(user=user).first()
