@@ -169,6 +169,11 @@ def submission_validate(*, submission_id: int) -> RecordSubmission:
         sub.status = RecordSubmission.Status.DONE
         sub.validated_at = timezone.now()
         sub.save()
+        colour = verdict.get("first_placement")
+        if sub.game_id and sub.readable and colour in ("green", "gold"):
+            # The record says which colour the first placer had; the game keeps it so that
+            # results and penalties can name sides without reading the record again.
+            Game.objects.filter(pk=sub.game_id, first_color="").update(first_color=colour)
     return sub
 
 

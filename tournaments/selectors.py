@@ -304,3 +304,52 @@ def audit_for_player(*, tournament: Tournament, player_id: int) -> QuerySet[Audi
     for otype, oids in ids.items():
         q |= Q(object_type=otype, object_id__in=oids)
     return tournament.audit.filter(q)
+
+
+@dataclass(frozen=True)
+class ConsoleRow:
+    """One game of a round as the arbiter's console shows it."""
+
+    game: Game
+    record: Any  # the latest RecordSubmission or None
+    signatures: tuple[str, ...]
+    penalties: tuple[Penalty, ...]
+    proposed: str | None
+    awaiting_confirmation: bool
+
+
+def console_rows(*, round: Round) -> list[ConsoleRow]:
+    """Every game of a round with its latest record, verdict, signatures and penalties, in
+    a fixed number of queries whatever the round's size."""
+    from games.models import RecordSubmission
+    from games.services import proposed_result
+
+    subs = RecordSubmission.objects.defer("raw").prefetch_related("signatures")
+    games = (
+        round.games.select_related("first", "second", "result_entered_by")
+        .prefetch_related(
+            Prefetch("submissions", queryset=subs.order_by("-version", "-id")),
+            Prefetch("penalties", queryset=Penalty.objects.order_by("created_at", "id")),
+        )
+        .order_by("board")
+    )
+    two_person = round.tournament.result_confirmation
+    rows = []
+    for g in games:
+        record = next(iter(g.submissions.all()), None)
+        proposed = None
+        if record is not None and record.valid:
+            proposed = proposed_result(submission=record, first_placement=g.first_color or "green")
+        rows.append(
+            ConsoleRow(
+                game=g,
+                record=record,
+                signatures=tuple(s.role for s in record.signatures.all()) if record else (),
+                penalties=tuple(g.penalties.all()),
+                proposed=proposed,
+                awaiting_confirmation=bool(
+                    two_person and g.result and g.result_confirmed_at is None
+                ),
+            )
+        )
+    return rows

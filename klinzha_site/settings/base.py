@@ -25,6 +25,8 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "django_htmx",
+    "axes",
     "tournaments",
     "games",
 ]
@@ -38,7 +40,26 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into its lockout response.
+    "axes.middleware.AxesMiddleware",
 ]
+
+# Login rate limiting (django-axes): after AXES_FAILURE_LIMIT failed logins for one user
+# name from one address, that pair is locked out for AXES_COOLOFF_TIME hours.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env.int("KZ_LOGIN_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = env.float("KZ_LOGIN_COOLOFF_HOURS", default=0.25)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "arbiter:dashboard"
+LOGOUT_REDIRECT_URL = "tournaments:home"
 
 ROOT_URLCONF = "klinzha_site.urls"
 
@@ -123,7 +144,6 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
-LOGIN_URL = "/admin/login/"
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

@@ -1,0 +1,29 @@
+"""The arbiter's pages, under /arbiter/."""
+
+from django.urls import path
+
+from tournaments import arbiter_views as v
+
+app_name = "arbiter"
+urlpatterns = [
+    path("", v.dashboard, name="dashboard"),
+    path("new/", v.tournament_new, name="new"),
+    path("t/<slug:slug>/", v.manage, name="manage"),
+    path("t/<slug:slug>/settings/", v.settings_update, name="settings"),
+    path("t/<slug:slug>/officials/", v.officials_update, name="officials"),
+    path("t/<slug:slug>/entrants/", v.entrant_add, name="entrant-add"),
+    path("t/<slug:slug>/entrants/<int:player_id>/withdraw/", v.entrant_withdraw, name="withdraw"),
+    path("t/<slug:slug>/byes/", v.bye_request, name="bye-request"),
+    path("t/<slug:slug>/accounts/", v.account_link, name="account"),
+    path("t/<slug:slug>/pair/", v.pair, name="pair"),
+    path("t/<slug:slug>/round/<int:number>/", v.round_console, name="round"),
+    path("t/<slug:slug>/round/<int:number>/edit/", v.round_edit, name="round-edit"),
+    path("t/<slug:slug>/round/<int:number>/publish/", v.round_publish, name="round-publish"),
+    path("t/<slug:slug>/round/<int:number>/discard/", v.round_discard, name="round-discard"),
+    path("t/<slug:slug>/game/<int:game_id>/result/", v.result_enter, name="result"),
+    path("t/<slug:slug>/game/<int:game_id>/from-record/", v.result_from_record, name="from-record"),
+    path("t/<slug:slug>/game/<int:game_id>/countersign/", v.result_countersign, name="countersign"),
+    path("t/<slug:slug>/penalties/", v.penalty_impose, name="penalty"),
+    path("t/<slug:slug>/penalties/revoke/", v.penalty_revoke, name="revoke"),
+    path("t/<slug:slug>/audit/", v.audit, name="audit"),
+]

@@ -1,0 +1,108 @@
+"""Forms of the arbiter's pages: they parse input; the services decide and save."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.utils.translation import gettext_lazy as _
+
+from games.models import Game
+from tournaments.models import Club, Penalty, Player, Tournament
+from tournaments.services import SETTINGS
+
+
+class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
+    """A tournament's settings; those that change results are disabled once round 1 is
+    paired (the service refuses them too)."""
+
+    class Meta:
+        model = Tournament
+        fields = ["slug", *SETTINGS]
+        widgets = {
+            "start_date": forms.DateInput(attrs={"type": "date"}),
+            "end_date": forms.DateInput(attrs={"type": "date"}),
+            "local_rules": forms.Textarea(attrs={"rows": 3}),
+        }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.instance.pk:
+            del self.fields["slug"]
+            if self.instance.rounds.exists():
+                for name in Tournament.RESULT_SETTINGS:
+                    self.fields[name].disabled = True
+                    self.fields[name].help_text = _("locked: round 1 has been paired")
+
+
+class UsernameField(forms.CharField):
+    def clean(self, value: Any) -> Any:
+        name = (super().clean(value) or "").strip()
+        if not name:
+            return None
+        user = get_user_model().objects.filter(username=name).first()
+        if user is None:
+            raise forms.ValidationError(_("no user %(name)s") % {"name": name})
+        return user
+
+
+class OfficialsForm(forms.Form):
+    chief_arbiter = UsernameField(label=_("chief arbiter (user name)"), required=False)
+    arbiters = forms.CharField(
+        label=_("arbiters (user names, separated by commas)"), required=False
+    )
+
+    def clean_arbiters(self) -> list[Any]:
+        names = [n.strip() for n in self.cleaned_data["arbiters"].split(",") if n.strip()]
+        users = list(get_user_model().objects.filter(username__in=names))
+        unknown = sorted(set(names) - {u.get_username() for u in users})
+        if unknown:
+            raise forms.ValidationError(_("no such users: %(names)s") % {"names": unknown})
+        return users
+
+
+class EntrantForm(forms.Form):
+    """Register a known player, or a new one by name."""
+
+    player = forms.ModelChoiceField(
+        queryset=Player.objects.all(), required=False, label=_("known player")
+    )
+    name = forms.CharField(max_length=120, required=False, label=_("or a new player's name"))
+    club = forms.ModelChoiceField(queryset=Club.objects.all(), required=False, label=_("club"))
+    rating = forms.IntegerField(min_value=0, required=False, label=_("rating"))
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if not data.get("player") and not data.get("name"):
+            raise forms.ValidationError(_("choose a player or give a new player's name"))
+        return data
+
+
+class AccountForm(forms.Form):
+    player = forms.ModelChoiceField(queryset=Player.objects.all())
+    account = UsernameField(label=_("user name (empty to unlink)"), required=False)
+
+
+class ByeRequestForm(forms.Form):
+    player = forms.ModelChoiceField(queryset=Player.objects.all())
+    round_number = forms.IntegerField(min_value=1, label=_("round"))
+
+
+class ResultForm(forms.Form):
+    result = forms.ChoiceField(choices=[c for c in Game.Result.choices if c[0]])
+
+
+class PenaltyForm(forms.Form):
+    player = forms.ModelChoiceField(queryset=Player.objects.all())
+    kind = forms.ChoiceField(
+        choices=[c for c in Penalty.Kind.choices if c[0] != Penalty.Kind.REVOCATION]
+    )
+    game = forms.ModelChoiceField(queryset=Game.objects.all(), required=False)
+    amount = forms.DecimalField(required=False, label=_("seconds or points"))
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))
+
+
+class RevocationForm(forms.Form):
+    penalty = forms.ModelChoiceField(queryset=Penalty.objects.all())
+    reason = forms.CharField()
