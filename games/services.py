@@ -244,8 +244,6 @@ def signature_add(
     game = sub.game
     if game is None:
         raise ValidationError({"submission": "only a game's record is signed"})
-    if not SigningKey.objects.filter(user=user, public_key=public_key.strip()).exists():
-        raise ValidationError({"public_key": "register this public key first"})
     player = getattr(user, "player", None)
     if player is not None and player.pk == game.first_id:
         role = RecordSignature.Role.FIRST
@@ -255,6 +253,8 @@ def signature_add(
         role = RecordSignature.Role.ARBITER
     else:
         raise PermissionDenied("only the combatants and the arbiter sign a record")
+    if not SigningKey.objects.filter(user=user, public_key=public_key.strip()).exists():
+        raise ValidationError({"public_key": "register this public key first"})
     try:
         ok = verify_record(sub.text, Signature(public_key.strip(), signature.strip()))
     except (SignatureError, RulesError) as exc:
@@ -342,8 +342,9 @@ def clock_adjustment_add(
 def game_result_confirm(*, game: Game, user: Any, result: str | None = None) -> Game:
     """The arbiter confirms the result: the one given, or the one the latest record proposes
     (from the moves or the clocks)."""
-    from tournaments.services import game_result_set
+    from tournaments.services import _require_arbiter, game_result_set
 
+    _require_arbiter(user, game.round.tournament)
     if result is None:
         sub = (
             game.submissions.filter(status=RecordSubmission.Status.DONE)

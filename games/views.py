@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from datetime import timedelta
+from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -121,10 +122,20 @@ def game_canonical(request: HttpRequest, pk: int) -> HttpResponse:
     return HttpResponse(text, content_type="text/plain; charset=utf-8")
 
 
+def _json_body(request: HttpRequest) -> dict[str, Any] | None:
+    try:
+        data = json.loads(request.body or b"{}")
+    except (ValueError, UnicodeDecodeError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
 @login_required
 @require_POST
 def key_register(request: HttpRequest) -> JsonResponse:
-    data = json.loads(request.body or b"{}")
+    data = _json_body(request)
+    if data is None:
+        return JsonResponse({"error": {"body": ["a JSON object is expected"]}}, status=400)
     try:
         key = services.signing_key_register(
             user=request.user, public_key=str(data.get("public_key", ""))
@@ -138,8 +149,10 @@ def key_register(request: HttpRequest) -> JsonResponse:
 @require_POST
 def game_sign(request: HttpRequest, pk: int) -> JsonResponse:
     game = _game(pk)
-    data = json.loads(request.body or b"{}")
-    sub = get_object_or_404(game.submissions, pk=data.get("submission"))
+    data = _json_body(request)
+    if data is None or not str(data.get("submission", "")).isdigit():
+        return JsonResponse({"error": {"submission": ["a submission id is expected"]}}, status=400)
+    sub = get_object_or_404(game.submissions, pk=int(data["submission"]))
     try:
         sig = services.signature_add(
             submission=sub,

@@ -163,9 +163,13 @@ def player_create(
 def player_link_user(*, player: Player, account: Any, user: Any = None) -> Player:
     """Link a player to a user account (or unlink with None), so that they can submit and
     sign their records and see their penalties. Arbiters link players of their events."""
-    if user is not None and not user_is_organizer(user):
-        tournaments = Tournament.objects.filter(registrations__player=player)
-        if not any(user_can_arbitrate(user=user, tournament=t) for t in tournaments):
+    if user is not None and not getattr(user, "is_staff", False):
+        tournaments = list(Tournament.objects.filter(registrations__player=player))
+        if tournaments:
+            allowed = any(user_can_arbitrate(user=user, tournament=t) for t in tournaments)
+        else:
+            allowed = user_is_official(user)
+        if not allowed:
             raise PermissionDenied("only arbiters of this player's tournaments may do that")
     locked = Player.objects.select_for_update().get(pk=player.pk)
     if account is not None:

@@ -1,0 +1,307 @@
+"""Every write endpoint (API and pages) against every role: who may, who may not."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
+from django.test import Client
+from rest_framework.test import APIClient
+
+from games.models import Game, RecordSubmission
+from tournaments import services
+from tournaments.models import Penalty, Player, Round
+
+pytestmark = pytest.mark.django_db
+User = get_user_model()
+
+ROLES = ["anonymous", "stranger", "player", "other_arbiter", "arbiter", "chief", "organizer"]
+ARBITERS = {"arbiter", "chief", "organizer"}
+CHIEFS = {"chief", "organizer"}
+ORGANIZER = {"organizer"}
+OFFICIALS = ARBITERS | {"other_arbiter"}
+ORGANIZERS_ANYWHERE = {"organizer", "other_arbiter"}  # other_arbiter organizes its own event
+SIGNED_IN = set(ROLES) - {"anonymous"}
+
+
+@dataclass
+class World:
+    t: Any
+    game: Game
+    player: Player
+    spare: Player
+    submission: RecordSubmission
+    penalty: Penalty
+    users: dict[str, Any]
+
+
+@pytest.fixture
+def world() -> World:
+    users = {name: User.objects.create_user(name, password=f"pw-{name}-123") for name in ROLES[1:]}
+    add = Permission.objects.get(codename="add_tournament")
+    users["organizer"].user_permissions.add(add)
+    users["other_arbiter"].user_permissions.add(add)
+    t = services.tournament_create(
+        name="Perm Open",
+        slug="perm-open",
+        start_date=date(2026, 11, 1),
+        organizer=users["organizer"],
+        rounds_planned=5,
+    )
+    t.chief_arbiter = users["chief"]
+    t.save()
+    t.arbiters.add(users["arbiter"])
+    other = services.tournament_create(
+        name="Other", slug="other", start_date=date(2026, 11, 1), organizer=users["other_arbiter"]
+    )
+    other.arbiters.add(users["other_arbiter"])
+    players = [services.player_create(name=f"P{i}", rating=2000 - i) for i in range(4)]
+    for p in players:
+        services.registration_create(tournament=t, player=p)
+    players[0].user = users["player"]
+    players[0].save()
+    spare = services.player_create(name="Spare")
+    services.round_create(
+        tournament=t, pairings=[(players[0].pk, players[1].pk), (players[2].pk, players[3].pk)]
+    )
+    services.round_pair(tournament=t, publish=False)  # round 2, proposed
+    game = Game.objects.get(round__tournament=t, round__number=1, board=1)
+    sub = RecordSubmission.objects.create(
+        game=game, raw=b'[Event "x"]\n\n', status=RecordSubmission.Status.DONE, valid=True
+    )
+    penalty = services.penalty_impose(
+        tournament=t, player=players[1], kind="warning", reason="noise", user=None
+    )
+    return World(t, game, players[0], spare, sub, penalty, users)
+
+
+Call = Callable[[World, Any, Client], Any]
+
+
+def api_post(url: str, data: dict[str, Any] | Callable[[World], dict[str, Any]]) -> Call:
+    def call(w: World, user: Any, client: Client) -> Any:
+        api = APIClient()
+        if user is not None:
+            api.force_authenticate(user)
+        body = data(w) if callable(data) else data
+        return api.post(url.format(w=w), body, format="json")
+
+    return call
+
+
+def api_patch(url: str, data: dict[str, Any]) -> Call:
+    def call(w: World, user: Any, client: Client) -> Any:
+        api = APIClient()
+        if user is not None:
+            api.force_authenticate(user)
+        return api.patch(url.format(w=w), data, format="json")
+
+    return call
+
+
+def page_post(url: str, data: dict[str, Any] | Callable[[World], dict[str, Any]] = {}) -> Call:  # noqa: B006
+    def call(w: World, user: Any, client: Client) -> Any:
+        if user is not None:
+            client.force_login(user)
+        body = data(w) if callable(data) else data
+        return client.post(url.format(w=w), body)
+
+    return call
+
+
+def page_json(url: str, data: Callable[[World], dict[str, Any]]) -> Call:
+    def call(w: World, user: Any, client: Client) -> Any:
+        if user is not None:
+            client.force_login(user)
+        return client.post(url.format(w=w), data(w), content_type="application/json")
+
+    return call
+
+
+T = "/api/tournaments/perm-open"
+A = "/arbiter/t/perm-open"
+ENDPOINTS: list[tuple[str, Call, set[str]]] = [
+    ("api club create", api_post("/api/clubs/", {"name": "New Club"}), OFFICIALS),
+    ("api player create", api_post("/api/players/", {"name": "Newbie"}), OFFICIALS),
+    (
+        "api player account",
+        api_post("/api/players/{w.player.pk}/account/", {"username": ""}),
+        ARBITERS,
+    ),
+    (
+        "api tournament create",
+        api_post("/api/tournaments/", {"name": "N", "slug": "n", "start_date": "2026-12-01"}),
+        ORGANIZERS_ANYWHERE,
+    ),
+    ("api settings", api_patch(T + "/", {"venue": "Hall"}), CHIEFS),
+    ("api register", api_post(T + "/registrations/", lambda w: {"player": w.spare.pk}), ARBITERS),
+    ("api withdraw", api_post(T + "/withdrawals/", lambda w: {"player": w.player.pk}), ARBITERS),
+    (
+        "api bye request",
+        api_post(T + "/bye-requests/", lambda w: {"player": w.player.pk, "round": 4}),
+        ARBITERS,
+    ),
+    ("api pair", api_post(T + "/pair/", {}), ARBITERS),
+    (
+        "api edit pairings",
+        api_post(T + "/edit-pairings/", {"round": 2, "pairings": [[1, 2]]}),
+        ARBITERS,
+    ),
+    ("api publish", api_post(T + "/publish/", {"round": 2}), ARBITERS),
+    ("api discard", api_post(T + "/discard/", {"round": 2}), ARBITERS),
+    ("api officials", api_post(T + "/officials/", {"arbiters": []}), ORGANIZER),
+    (
+        "api penalty",
+        api_post(
+            T + "/penalties/",
+            lambda w: {"player": w.player.pk, "kind": "warning", "reason": "late"},
+        ),
+        ARBITERS,
+    ),
+    (
+        "api expulsion",
+        api_post(
+            T + "/penalties/",
+            lambda w: {"player": w.player.pk, "kind": "expulsion", "reason": "cheating"},
+        ),
+        CHIEFS,
+    ),
+    (
+        "api revoke",
+        api_post(T + "/revocations/", lambda w: {"penalty": w.penalty.pk, "reason": "oops"}),
+        ARBITERS,
+    ),
+    ("api result", api_post("/api/games/{w.game.pk}/result/", {"result": "draw"}), ARBITERS),
+    ("api countersign", api_post("/api/games/{w.game.pk}/countersign/", {}), ARBITERS),
+    (
+        "api record",
+        api_post("/api/games/{w.game.pk}/records/", {"text": '[Event "x"]\n\n'}),
+        ARBITERS | {"player"},
+    ),
+    ("page submit", page_post("/g/{w.game.pk}/submit/", {"text": "x"}), ARBITERS | {"player"}),
+    (
+        "page sign",
+        page_json(
+            "/g/{w.game.pk}/sign/",
+            lambda w: {"submission": w.submission.pk, "public_key": "k", "signature": "s"},
+        ),
+        ARBITERS | {"player"},
+    ),
+    ("page confirm", page_post("/g/{w.game.pk}/confirm/", {"result": "draw"}), ARBITERS),
+    (
+        "page clock",
+        page_post("/g/{w.game.pk}/clock/", {"side": "green", "seconds": "60", "reason": "x"}),
+        ARBITERS,
+    ),
+    ("page key", page_json("/keys/", lambda w: {"public_key": "nonsense"}), SIGNED_IN),
+    ("arbiter new", page_post("/arbiter/new/", {"name": "x"}), ORGANIZERS_ANYWHERE),
+    ("arbiter settings", page_post(A + "/settings/", {"venue": "x"}), CHIEFS),
+    ("arbiter officials", page_post(A + "/officials/", {"arbiters": ""}), ORGANIZER),
+    ("arbiter entrant", page_post(A + "/entrants/", {"name": "Zed"}), ARBITERS),
+    ("arbiter withdraw", page_post(A + "/entrants/{w.player.pk}/withdraw/"), ARBITERS),
+    (
+        "arbiter bye",
+        page_post(A + "/byes/", lambda w: {"player": w.player.pk, "round_number": 4}),
+        ARBITERS,
+    ),
+    ("arbiter account", page_post(A + "/accounts/", lambda w: {"player": w.player.pk}), ARBITERS),
+    ("arbiter pair", page_post(A + "/pair/"), ARBITERS),
+    ("arbiter edit", page_post(A + "/round/2/edit/", {"board-1-first": "1"}), ARBITERS),
+    ("arbiter publish", page_post(A + "/round/2/publish/"), ARBITERS),
+    ("arbiter discard", page_post(A + "/round/2/discard/"), ARBITERS),
+    ("arbiter result", page_post(A + "/game/{w.game.pk}/result/", {"result": "draw"}), ARBITERS),
+    ("arbiter from record", page_post(A + "/game/{w.game.pk}/from-record/"), ARBITERS),
+    ("arbiter countersign", page_post(A + "/game/{w.game.pk}/countersign/"), ARBITERS),
+    (
+        "arbiter penalty",
+        page_post(
+            A + "/penalties/",
+            lambda w: {"player": w.player.pk, "kind": "warning", "reason": "late"},
+        ),
+        ARBITERS,
+    ),
+    (
+        "arbiter revoke",
+        page_post(A + "/penalties/revoke/", lambda w: {"penalty": w.penalty.pk, "reason": "x"}),
+        ARBITERS,
+    ),
+]
+
+
+def denied(resp: Any) -> bool:
+    if resp.status_code in (401, 403):
+        return True
+    return resp.status_code == 302 and "/accounts/login/" in resp.get("Location", "")
+
+
+STATE = [
+    lambda w: sorted(Game.objects.values_list("id", "result", "result_confirmed_at")),
+    lambda w: sorted(Round.objects.values_list("id", "status")),
+    lambda w: Penalty.objects.count(),
+    lambda w: sorted(w.t.registrations.values_list("player_id", "status")),
+    lambda w: RecordSubmission.objects.count(),
+    lambda w: list(Player.objects.values_list("id", "user_id")),
+    lambda w: w.t.audit.count(),
+]
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize(("name", "call", "allowed"), ENDPOINTS, ids=[e[0] for e in ENDPOINTS])
+def test_write_endpoint_permissions(world, client, role, name, call, allowed):
+    user = world.users.get(role)
+    before = [f(world) for f in STATE]
+    resp = call(world, user, client)
+    assert resp.status_code < 500, f"{name} as {role}: {resp.status_code}"
+    if role in allowed:
+        assert not denied(resp), f"{name} must be allowed to {role}: {resp.status_code}"
+    else:
+        assert denied(resp), f"{name} must be refused to {role}: {resp.status_code}"
+        assert [f(world) for f in STATE] == before, f"{name} as {role} changed something"
+
+
+def test_the_table_names_every_write_route():
+    """A new write route must be added to the table above."""
+    from django.urls import get_resolver
+
+    covered = {
+        "arbiter:new",
+        "arbiter:settings",
+        "arbiter:officials",
+        "arbiter:entrant-add",
+        "arbiter:withdraw",
+        "arbiter:bye-request",
+        "arbiter:account",
+        "arbiter:pair",
+        "arbiter:round-edit",
+        "arbiter:round-publish",
+        "arbiter:round-discard",
+        "arbiter:result",
+        "arbiter:from-record",
+        "arbiter:countersign",
+        "arbiter:penalty",
+        "arbiter:revoke",
+        "games:submit",
+        "games:sign",
+        "games:confirm",
+        "games:clock",
+        "games:keys",
+    }
+    names: set[str] = set()
+
+    def walk(patterns: Any, ns: str = "") -> None:
+        for p in patterns:
+            if hasattr(p, "url_patterns"):
+                walk(p.url_patterns, f"{ns}{p.namespace}:" if p.namespace else ns)
+            elif p.name:
+                names.add(ns + p.name)
+
+    walk(get_resolver().url_patterns)
+    pages = {n for n in names if n.startswith(("arbiter:", "games:"))}
+    reads = {"arbiter:dashboard", "arbiter:manage", "arbiter:round", "arbiter:audit"}
+    reads |= {"games:detail", "games:status", "games:board", "games:canonical"}
+    assert pages - reads == covered
