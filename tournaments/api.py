@@ -7,11 +7,11 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
+from rest_framework.generics import get_object_or_404
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
@@ -468,8 +468,10 @@ class TournamentViewSet(viewsets.ModelViewSet):
         if not user_can_arbitrate(user=request.user, tournament=t):
             raise PermissionDenied("only this tournament's arbiters may read its audit trail")
         rows = t.audit.all()
-        player = request.query_params.get("player")
+        player = request.query_params.get("player", "")
         if player:
+            if not player.isdigit():
+                raise ValidationError({"player": "a player id is expected"})
             rows = selectors.audit_for_player(tournament=t, player_id=int(player))
         return Response(AuditSerializer(rows, many=True).data)
 

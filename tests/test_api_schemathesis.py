@@ -1,0 +1,50 @@
+"""Schemathesis against the OpenAPI schema: generated requests, anonymous and as the
+demo's arbiter, must never make the API answer with a server error."""
+
+from __future__ import annotations
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, settings
+from schemathesis.checks import not_a_server_error
+
+from klinzha_site.wsgi import application
+
+schema = schemathesis.openapi.from_wsgi("/api/schema/", application)
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def arbiter_token(django_db_blocker):  # type: ignore[no-untyped-def]
+    from rest_framework.authtoken.models import Token
+
+    from tournaments.demo import demo_load
+
+    _, login, _, _ = demo_load(rounds_played=2)
+    from django.contrib.auth import get_user_model
+
+    user = get_user_model().objects.get(username=login)
+    return Token.objects.get_or_create(user=user)[0].key
+
+
+@schema.parametrize()
+@settings(
+    max_examples=15,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+def test_no_server_errors_as_the_arbiter(case, arbiter_token):
+    case.call_and_validate(
+        headers={"Authorization": f"Token {arbiter_token}"}, checks=[not_a_server_error]
+    )
+
+
+@schema.parametrize()
+@settings(
+    max_examples=5,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+def test_no_server_errors_anonymous(case, arbiter_token):
+    case.call_and_validate(checks=[not_a_server_error])
