@@ -357,7 +357,7 @@ def penalty_impose(request: HttpRequest, t: Tournament) -> HttpResponse:
         reason=data["reason"],
         user=request.user,
         game=game,
-        round_number=int(request.POST.get("round_number") or 0) or None,
+        round_number=int(rn) if (rn := request.POST.get("round_number", "")).isdigit() else None,
         amount=data["amount"],
     )
     messages.success(request, f"penalty recorded: {penalty.get_kind_display()}")
