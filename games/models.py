@@ -67,6 +67,7 @@ class RecordSubmission(models.Model):
         FILE = "file", _("Uploaded file")
         API = "api", _("API")
         BULK = "bulk", _("Bulk upload")
+        ARBITER = "arbiter", _("Restored by the arbiter")
 
     class Status(models.TextChoices):
         QUEUED = "queued", _("Waiting for validation")
@@ -166,6 +167,38 @@ class ClockAdjustment(models.Model):
     reason = models.TextField(blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+
+class Irregularity(models.Model):
+    """An arbiter's ruling on an irregularity (Art. 7): a new battle after an illegal
+    placement (7.1), the battle restored to its last legal position (7.3), or drawn when no
+    position can be restored (7.3). Kept for good; the records it replaced stay too."""
+
+    class Kind(models.TextChoices):
+        NEW_BATTLE = "new_battle", _("7.1 Illegal placement: a new battle")
+        RESTORE = "restore", _("7.3 Restored to the last legal position")
+        DRAW = "draw", _("7.3 No legal position can be restored: drawn")
+
+    ARTICLES = {"new_battle": "7.1", "restore": "7.3", "draw": "7.3"}
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="irregularities")
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    article = models.CharField(max_length=10)
+    reason = models.TextField()
+    ply = models.PositiveIntegerField(null=True, blank=True, help_text=_("the illegal ply"))
+    from_submission = models.ForeignKey(
+        RecordSubmission, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    new_submission = models.ForeignKey(
+        RecordSubmission, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    arbiter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
 

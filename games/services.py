@@ -14,11 +14,18 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from games.models import ClockAdjustment, Game, RecordSignature, RecordSubmission, SigningKey
+from games.models import (
+    ClockAdjustment,
+    Game,
+    Irregularity,
+    RecordSignature,
+    RecordSubmission,
+    SigningKey,
+)
 from games.signing import Signature, SignatureError, load_public_key, verify_record
 from rules.clock import Adjustment, adjudicate
 from rules.errors import RecordError, RulesError
-from rules.record import read_record
+from rules.record import read_record, write_record
 from rules.validate import validate_record, verdict_for_unreadable
 
 log = logging.getLogger(__name__)
@@ -358,3 +365,73 @@ def game_result_confirm(*, game: Game, user: Any, result: str | None = None) -> 
         if result is None:
             raise ValidationError({"result": "the record decides no result; enter it"})
     return game_result_set(game=game, result=result, user=user)
+
+
+@transaction.atomic
+def irregularity_declare(*, game: Game, kind: str, reason: str, user: Any) -> Irregularity:
+    """The arbiter's ruling on an irregularity (Art. 7), taking effect at once:
+    - `new_battle` (7.1, an illegal placement): the result is cleared and a new record is
+      expected; the old records stay as they were;
+    - `restore` (7.3): a new version of the latest record is stored, cut before its first
+      illegal ply, so that the battle goes on from the last legal position (its clock
+      readings come with it) and is validated again;
+    - `draw` (7.3, no legal position can be restored): the battle is declared drawn."""
+    from tournaments.services import _audit, _require_arbiter, game_result_set
+
+    tournament = game.round.tournament
+    _require_arbiter(user, tournament)
+    if kind not in Irregularity.Kind.values:
+        raise ValidationError({"kind": f"unknown irregularity {kind!r}"})
+    if not reason.strip():
+        raise ValidationError({"reason": "say what happened"})
+    if game.kind != Game.Kind.GAME:
+        raise ValidationError({"game": "a bye has no battle"})
+    latest = game.submissions.order_by("-version", "-id").first()
+    ply = (latest.error or {}).get("ply") if latest is not None and latest.error else None
+    new_sub = None
+    if kind == Irregularity.Kind.RESTORE:
+        if latest is None or latest.status != RecordSubmission.Status.DONE:
+            raise ValidationError({"kind": "no validated record to restore from"})
+        if latest.valid or not ply:
+            raise ValidationError({"kind": "the latest record has no illegal ply to go back from"})
+        if ply < 2:
+            raise ValidationError(
+                {"kind": "no legal position precedes the first ply: declare a new battle (7.1)"}
+            )
+        record = read_record(latest.text)
+        record.plies = record.plies[: ply - 1]
+        for tag in ("Result", "Termination"):
+            record.tags.pop(tag, None)
+        record.preamble = (
+            *record.preamble,
+            f"restored by the arbiter to the position before ply {ply} (Art. 7.3)",
+        )
+        new_sub = submission_create(
+            game=game,
+            raw=write_record(record).encode("utf-8"),
+            source=RecordSubmission.Source.ARBITER,
+            user=user,
+        )
+    irregularity = Irregularity.objects.create(
+        game=game,
+        kind=kind,
+        article=Irregularity.ARTICLES[kind],
+        reason=reason,
+        ply=ply,
+        from_submission=latest,
+        new_submission=new_sub,
+        arbiter=user if getattr(user, "is_authenticated", False) else None,
+    )
+    _audit(
+        tournament,
+        user,
+        "irregularity",
+        game,
+        {"result": game.result},
+        {"kind": kind, "article": irregularity.article, "ply": ply, "reason": reason},
+    )
+    if kind == Irregularity.Kind.DRAW:
+        game_result_set(game=game, result=Game.Result.DRAW, user=user)
+    elif game.result:
+        game_result_set(game=game, result=Game.Result.PENDING, user=user)
+    return irregularity
