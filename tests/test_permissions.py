@@ -179,6 +179,18 @@ ENDPOINTS: list[tuple[str, Call, set[str]]] = [
     ("api result", api_post("/api/games/{w.game.pk}/result/", {"result": "draw"}), ARBITERS),
     ("api countersign", api_post("/api/games/{w.game.pk}/countersign/", {}), ARBITERS),
     (
+        "api irregularity",
+        api_post("/api/games/{w.game.pk}/irregularities/", {"kind": "draw", "reason": "x"}),
+        ARBITERS,
+    ),
+    (
+        "arbiter irregularity",
+        page_post(
+            A + "/irregularities/", lambda w: {"game": w.game.pk, "kind": "draw", "reason": "x"}
+        ),
+        ARBITERS,
+    ),
+    (
         "api record",
         api_post("/api/games/{w.game.pk}/records/", {"text": '[Event "x"]\n\n'}),
         ARBITERS | {"player"},
@@ -247,6 +259,7 @@ STATE = [
     lambda w: RecordSubmission.objects.count(),
     lambda w: list(Player.objects.values_list("id", "user_id")),
     lambda w: w.t.audit.count(),
+    lambda w: w.game.irregularities.count(),
 ]
 
 
@@ -285,6 +298,7 @@ def test_the_table_names_every_write_route():
         "arbiter:countersign",
         "arbiter:penalty",
         "arbiter:revoke",
+        "arbiter:irregularity",
         "games:submit",
         "games:sign",
         "games:confirm",

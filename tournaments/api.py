@@ -17,7 +17,8 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
 from games.api import GameRecordsMixin
-from games.models import Game
+from games.models import Game, Irregularity
+from games.services import irregularity_declare
 from tournaments import selectors, services
 from tournaments.models import AuditEntry, Club, Penalty, Player, Registration, Round, Tournament
 from tournaments.roles import user_can_arbitrate, user_is_official, user_is_organizer
@@ -169,6 +170,11 @@ class PenaltySerializer(serializers.ModelSerializer):
             "created_at",
         ]
         read_only_fields = ["id", "article", "revokes", "created_at"]
+
+
+class IrregularitySerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=Irregularity.Kind.choices)
+    reason = serializers.CharField(max_length=2000)
 
 
 class RevocationSerializer(serializers.Serializer):
@@ -490,6 +496,31 @@ class GameViewSet(GameRecordsMixin, viewsets.ReadOnlyModelViewSet):
             game=game, result=data.validated_data["result"], user=request.user
         )
         return Response(GameSerializer(game).data)
+
+    @extend_schema(request=IrregularitySerializer, responses={201: None})
+    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
+    def irregularities(self, request: Request, pk: str | None = None) -> Response:
+        """The arbiter's ruling on an irregularity (Art. 7.1, 7.3)."""
+        game = get_object_or_404(Game, pk=pk)
+        data = IrregularitySerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        irregularity = irregularity_declare(
+            game=game,
+            kind=data.validated_data["kind"],
+            reason=data.validated_data["reason"],
+            user=request.user,
+        )
+        game.refresh_from_db()
+        return Response(
+            {
+                "kind": irregularity.kind,
+                "article": irregularity.article,
+                "ply": irregularity.ply,
+                "new_record": irregularity.new_submission_id,
+                "result": game.result,
+            },
+            status=status.HTTP_201_CREATED,
+        )
 
     @extend_schema(request=None, responses={200: GameSerializer})
     @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])

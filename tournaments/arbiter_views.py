@@ -16,8 +16,8 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from games.models import Game
-from games.services import game_result_confirm
+from games.models import Game, Irregularity
+from games.services import game_result_confirm, irregularity_declare
 from tournaments import selectors, services
 from tournaments.forms import (
     AccountForm,
@@ -250,6 +250,8 @@ def round_console(request: HttpRequest, t: Tournament, number: int) -> HttpRespo
             round_number=number
         ),
         "user_pk": request.user.pk,
+        "irregularity_kinds": Irregularity.Kind.choices,
+        "irregularities": Irregularity.objects.filter(game__round=rnd).select_related("game"),
     }
     if rnd.status == Round.Status.DRAFT:
         ids = {g.first_id for g in rnd.games.all()} | {
@@ -340,6 +342,23 @@ def result_countersign(request: HttpRequest, t: Tournament, game_id: int) -> Htt
     game = _game(t, game_id)
     services.game_result_countersign(game=game, user=request.user)
     return _back_to_round(request, t, game)
+
+
+@require_POST
+@tournament_role(Role.ARBITER)
+def irregularity(request: HttpRequest, t: Tournament) -> HttpResponse:
+    game_id = request.POST.get("game", "")
+    if not game_id.isdigit():
+        raise ValidationError({"game": "choose a game"})
+    game = _game(t, int(game_id))
+    ruling = irregularity_declare(
+        game=game,
+        kind=request.POST.get("kind", ""),
+        reason=request.POST.get("reason", ""),
+        user=request.user,
+    )
+    messages.success(request, f"board {game.board}: {ruling.get_kind_display()}")
+    return redirect(_round_url(t, game.round.number))
 
 
 @require_POST
