@@ -353,3 +353,23 @@ def console_rows(*, round: Round) -> list[ConsoleRow]:
             )
         )
     return rows
+
+
+def player_penalties(*, player: Player, user: Any) -> list[Penalty]:
+    """A player's penalties, for the player themselves and the arbiters of the tournaments
+    they were given in; nobody else sees them."""
+    from tournaments.roles import user_can_arbitrate
+
+    if not getattr(user, "is_authenticated", False):
+        return []
+    rows = list(
+        Penalty.objects.filter(player=player)
+        .select_related("tournament", "game__round")
+        .order_by("created_at", "id")
+    )
+    if player.user_id == user.pk:
+        return rows
+    allowed = {
+        t.pk for t in {p.tournament for p in rows} if user_can_arbitrate(user=user, tournament=t)
+    }
+    return [p for p in rows if p.tournament_id in allowed]

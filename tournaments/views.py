@@ -137,5 +137,9 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "tournaments/player.html",
-        {"player": player, "games": selectors.player_games(player=player)},
+        {
+            "player": player,
+            "games": selectors.player_games(player=player),
+            "penalties": selectors.player_penalties(player=player, user=request.user),
+        },
     )

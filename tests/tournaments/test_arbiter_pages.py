@@ -207,3 +207,23 @@ def test_entrants_accounts_and_audit(client, organizer, event):
     client.post(f"/arbiter/t/{event.slug}/entrants/{fay.pk}/withdraw/")
     page = client.get(f"/arbiter/t/{event.slug}/audit/?player={fay.pk}").content.decode()
     assert "Chain intact" in page and "withdrawal" in page and "player_account" in page
+
+
+def test_a_player_sees_their_own_penalties_and_nobody_else_does(client, organizer, event):
+    ann = Player.objects.get(name="Ann")
+    account = User.objects.create_user("ann", password="pw-ann-12345")
+    services.player_link_user(player=ann, account=account, user=organizer)
+    services.penalty_impose(
+        tournament=event,
+        player=ann,
+        kind="warning",
+        reason="talking to a spectator",
+        user=organizer,
+    )
+    assert "talking to a spectator" not in client.get(f"/p/{ann.pk}/").content.decode()
+    client.force_login(User.objects.create_user("bob", password="pw-bob-12345"))
+    assert "talking to a spectator" not in client.get(f"/p/{ann.pk}/").content.decode()
+    client.force_login(account)
+    assert "talking to a spectator" in client.get(f"/p/{ann.pk}/").content.decode()
+    client.force_login(organizer)
+    assert "talking to a spectator" in client.get(f"/p/{ann.pk}/").content.decode()
