@@ -20,7 +20,16 @@ from games.api import GameRecordsMixin
 from games.models import Game, Irregularity
 from games.services import irregularity_declare
 from tournaments import selectors, services
-from tournaments.models import AuditEntry, Club, Penalty, Player, Registration, Round, Tournament
+from tournaments.models import (
+    AuditEntry,
+    Club,
+    PairingJob,
+    Penalty,
+    Player,
+    Registration,
+    Round,
+    Tournament,
+)
 from tournaments.roles import user_can_arbitrate, user_is_official, user_is_organizer
 from tournaments.standings import standings_json
 
@@ -129,6 +138,9 @@ class ByeRequestSerializer(serializers.Serializer):
 class PairSerializer(serializers.Serializer):
     round = serializers.IntegerField(min_value=1, required=False)
     publish = serializers.BooleanField(default=False)
+    background = serializers.BooleanField(
+        default=False, help_text="pair in a worker; poll the job for progress (202)"
+    )
 
 
 class RoundNumberSerializer(serializers.Serializer):
@@ -355,6 +367,9 @@ class TournamentViewSet(viewsets.ModelViewSet):
         t = self.get_object()
         data = PairSerializer(data=request.data)
         data.is_valid(raise_exception=True)
+        if data.validated_data["background"]:
+            job = services.pairing_job_create(tournament=t, user=request.user)
+            return Response(selectors.pairing_job_state(job=job), status=status.HTTP_202_ACCEPTED)
         rnd = services.round_pair(
             tournament=t,
             user=request.user,
@@ -363,6 +378,16 @@ class TournamentViewSet(viewsets.ModelViewSet):
         )
         rnd = selectors.round_list(tournament=t, drafts=True).get(pk=rnd.pk)
         return Response(RoundSerializer(rnd).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses={200: None})
+    @action(detail=True, methods=["get"], url_path=r"pairing-jobs/(?P<job_id>\d+)")
+    def pairing_job(self, request: Request, slug: str | None = None, job_id: str = "") -> Response:
+        """A background pairing's status and progress (percent)."""
+        t = self.get_object()
+        if not user_can_arbitrate(user=request.user, tournament=t):
+            raise PermissionDenied("only this tournament's arbiters follow its pairings")
+        job = get_object_or_404(PairingJob, pk=int(job_id), tournament=t)
+        return Response(selectors.pairing_job_state(job=job))
 
     def _round(self, t: Tournament, number: int) -> Round:
         rnd = Round.objects.filter(tournament=t, number=number).first()

@@ -16,6 +16,7 @@ urlpatterns = [
     path("t/<slug:slug>/byes/", v.bye_request, name="bye-request"),
     path("t/<slug:slug>/accounts/", v.account_link, name="account"),
     path("t/<slug:slug>/pair/", v.pair, name="pair"),
+    path("t/<slug:slug>/pairing/<int:job_id>/", v.pairing_job, name="pairing-job"),
     path("t/<slug:slug>/round/<int:number>/", v.round_console, name="round"),
     path("t/<slug:slug>/round/<int:number>/edit/", v.round_edit, name="round-edit"),
     path("t/<slug:slug>/round/<int:number>/publish/", v.round_publish, name="round-publish"),

@@ -29,7 +29,7 @@ from tournaments.forms import (
     RevocationForm,
     TournamentForm,
 )
-from tournaments.models import Registration, Round, Tournament
+from tournaments.models import PairingJob, Registration, Round, Tournament
 from tournaments.roles import Role, user_is_organizer, user_role
 
 View = Callable[..., HttpResponse]
@@ -228,9 +228,26 @@ def account_link(request: HttpRequest, t: Tournament) -> HttpResponse:
 @require_POST
 @tournament_role(Role.ARBITER)
 def pair(request: HttpRequest, t: Tournament) -> HttpResponse:
+    field = t.registrations.filter(status=Registration.Status.ACTIVE).count()
+    if field >= services.PAIR_IN_WORKER_FROM or request.POST.get("background"):
+        job = services.pairing_job_create(tournament=t, user=request.user)
+        return redirect(reverse("arbiter:pairing-job", args=[t.slug, job.pk]))
     rnd = services.round_pair(tournament=t, user=request.user, publish=False)
     messages.success(request, f"round {rnd.number} proposed: check it, edit it, publish it")
     return redirect(_round_url(t, rnd.number))
+
+
+@tournament_role(Role.ARBITER)
+def pairing_job(request: HttpRequest, t: Tournament, job_id: int) -> HttpResponse:
+    """A pairing running in a worker: its progress, polled; the round once it is done."""
+    job = get_object_or_404(PairingJob, pk=job_id, tournament=t)
+    state = selectors.pairing_job_state(job=job)
+    if job.status == PairingJob.Status.DONE:
+        url = _round_url(t, job.round_number)
+        if request.htmx:  # type: ignore[attr-defined]
+            return HttpResponse(status=204, headers={"HX-Redirect": url})
+        return redirect(url)
+    return render(request, "arbiter/pairing_job.html", {"t": t, "job": job, "state": state})
 
 
 def _round(t: Tournament, number: int) -> Round:

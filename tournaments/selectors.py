@@ -373,3 +373,22 @@ def player_penalties(*, player: Player, user: Any) -> list[Penalty]:
         t.pk for t in {p.tournament for p in rows} if user_can_arbitrate(user=user, tournament=t)
     }
     return [p for p in rows if p.tournament_id in allowed]
+
+
+def pairing_job_state(*, job: Any) -> dict[str, Any]:
+    """A pairing job's status for the arbiter's page: the row, with the live progress the
+    worker keeps in the cache while it runs."""
+    from tournaments.services import pairing_progress_key
+
+    progress, message = job.progress, job.message
+    if job.status == job.Status.RUNNING:
+        live = cache.get(pairing_progress_key(job.pk))
+        if live is not None:
+            progress, message = live
+    return {
+        "id": job.pk,
+        "round": job.round_number,
+        "status": job.status,
+        "progress": round(progress * 100),
+        "message": message,
+    }

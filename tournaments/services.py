@@ -7,13 +7,22 @@ from datetime import date
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
 from games.models import Game
-from tournaments.models import ByeRequest, Club, Player, Registration, Round, Tournament
+from tournaments.models import (
+    ByeRequest,
+    Club,
+    PairingJob,
+    Player,
+    Registration,
+    Round,
+    Tournament,
+)
 from tournaments.roles import (
     Role,
     role_require,
@@ -618,8 +627,10 @@ def round_pair(
     user: Any = None,
     round_number: int | None = None,
     publish: bool = True,
+    progress: Any = None,
 ) -> Round:
-    """Pair the next round with the tournament's system and store it."""
+    """Pair the next round with the tournament's system and store it. `progress`, if
+    given, is called with (fraction done, what is being done) as the pairing goes."""
     from tournaments.pairing import berger_round, knockout_bracket, pair_swiss
 
     _require_arbiter(user, tournament)
@@ -639,6 +650,7 @@ def round_pair(
             round_number=number,
             forbid_same_club=tournament.forbid_same_club,
             accelerated=number <= tournament.accelerated_rounds,
+            progress=progress,
         )
         pairs = [(p.first, p.second) for p in result.pairings]
         if result.bye is not None:
@@ -845,3 +857,95 @@ def _audit(
     audit_append(
         tournament=tournament, user=user, action=action, obj=obj, before=before, after=after
     )
+
+
+# Fields at least this large are paired by a worker, with progress on the arbiter's page.
+PAIR_IN_WORKER_FROM = 200
+
+
+@transaction.atomic
+def pairing_job_create(*, tournament: Tournament, user: Any = None) -> PairingJob:
+    """Queue the pairing of the next round in a worker (once committed)."""
+    _require_arbiter(user, tournament)
+    Tournament.objects.select_for_update().get(pk=tournament.pk)
+    busy = tournament.pairing_jobs.filter(
+        status__in=[PairingJob.Status.QUEUED, PairingJob.Status.RUNNING]
+    ).first()
+    if busy is not None:
+        raise ValidationError({"round": f"round {busy.round_number} is being paired already"})
+    draft = tournament.rounds.filter(status=Round.Status.DRAFT).first()
+    if draft is not None:
+        raise ValidationError(
+            {"round": f"round {draft.number} is proposed: publish or discard it first"}
+        )
+    number = tournament.rounds.count() + 1
+    if number > tournament.rounds_planned:
+        raise ValidationError({"round": f"the tournament has {tournament.rounds_planned} rounds"})
+    job = PairingJob.objects.create(
+        tournament=tournament,
+        round_number=number,
+        requested_by=user if getattr(user, "is_authenticated", False) else None,
+    )
+    transaction.on_commit(lambda: _pairing_job_enqueue(job.pk))
+    return job
+
+
+def _pairing_job_enqueue(job_id: int) -> None:
+    from tournaments.tasks import pair_round_task
+
+    try:
+        pair_round_task.apply_async(args=[job_id], retry=False)
+    except Exception as exc:  # noqa: BLE001 - a broker failure is shown on the job
+        from django.conf import settings
+
+        if settings.CELERY_TASK_ALWAYS_EAGER:
+            raise
+        PairingJob.objects.filter(pk=job_id).update(
+            status=PairingJob.Status.FAILED, message=f"no worker could be reached: {exc}"
+        )
+
+
+def pairing_progress_key(job_id: int) -> str:
+    return f"kz:pairing-job:{job_id}"
+
+
+def pairing_job_run(*, job_id: int) -> PairingJob:
+    """Pair the job's round as a proposal, writing progress as it goes (idempotent: a
+    finished job is left alone)."""
+    job = PairingJob.objects.select_related("tournament", "requested_by").get(pk=job_id)
+    if job.status in (PairingJob.Status.DONE, PairingJob.Status.FAILED):
+        return job
+    PairingJob.objects.filter(pk=job.pk).update(status=PairingJob.Status.RUNNING)
+    last = [0.0]
+
+    def progress(fraction: float, what: str) -> None:
+        # The pairing runs inside round_pair's transaction, where a row update would stay
+        # invisible until the end: progress goes to the cache (Redis when workers run
+        # apart), at most every 2 %.
+        if fraction - last[0] >= 0.02 or fraction == 0:
+            last[0] = fraction
+            cache.set(pairing_progress_key(job.pk), (fraction, what), 3600)
+
+    try:
+        rnd = round_pair(
+            tournament=job.tournament,
+            user=job.requested_by,
+            round_number=job.round_number,
+            publish=False,
+            progress=progress,
+        )
+    except (ValidationError, PermissionDenied) as exc:
+        PairingJob.objects.filter(pk=job.pk).update(
+            status=PairingJob.Status.FAILED,
+            message="; ".join(getattr(exc, "messages", [str(exc)])),
+            finished_at=timezone.now(),
+        )
+    else:
+        PairingJob.objects.filter(pk=job.pk).update(
+            status=PairingJob.Status.DONE,
+            progress=1.0,
+            message=f"round {rnd.number} proposed",
+            finished_at=timezone.now(),
+        )
+    job.refresh_from_db()
+    return job

@@ -10,10 +10,13 @@ two apart) and otherwise let the higher-ranked player place first. Scores may be
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import chain, groupby
 
 from tournaments.pairing.base import Pairing, PairingPlayer, RoundPairing
+
+# Called with (fraction done, what is being done) while a round is paired.
+Progress = Callable[[float, str], None]
 
 
 def _wants(p: PairingPlayer) -> int:
@@ -97,12 +100,18 @@ def _pair_bracket(
 
 
 def _pair_groups(
-    groups: list[list[PairingPlayer]], forbid_club: bool, balanced: bool, strict_colour: bool
+    groups: list[list[PairingPlayer]],
+    forbid_club: bool,
+    balanced: bool,
+    strict_colour: bool,
+    progress: Progress | None = None,
 ) -> tuple[list[tuple[PairingPlayer, PairingPlayer]], list[PairingPlayer], list[str]]:
     pairs: list[tuple[PairingPlayer, PairingPlayer]] = []
     carry: list[PairingPlayer] = []
     notes = []
-    for group in groups:
+    for i, group in enumerate(groups):
+        if progress is not None:
+            progress(i / len(groups), f"score group {i + 1} of {len(groups)}")
         pool = sorted(carry + group, key=lambda p: (-p.score, p.rank))
         got, carry = _pair_bracket(pool, forbid_club, balanced, strict_colour)
         pairs.extend(got)
@@ -138,7 +147,10 @@ def _exact(
 
 
 def _try_pair(
-    players: list[PairingPlayer], forbid_club: bool, balanced: bool
+    players: list[PairingPlayer],
+    forbid_club: bool,
+    balanced: bool,
+    progress: Progress | None = None,
 ) -> tuple[list[tuple[PairingPlayer, PairingPlayer]], list[str]] | None:
     ordered = sorted(players, key=lambda p: (-p.score, p.rank))
     groups = [list(g) for _, g in groupby(ordered, key=lambda p: p.score)]
@@ -146,7 +158,7 @@ def _try_pair(
         # Merge score groups from the bottom until the bottom pairs (floaters move up).
         merged = list(groups)
         while merged:
-            pairs, left, notes = _pair_groups(merged, forbid_club, balanced, strict)
+            pairs, left, notes = _pair_groups(merged, forbid_club, balanced, strict, progress)
             if not left:
                 return pairs, notes
             if len(merged) == 1:
@@ -165,6 +177,7 @@ def pair_swiss(
     forbid_same_club: bool = False,
     accelerated: bool = False,
     round_number: int = 1,
+    progress: Progress | None = None,
 ) -> RoundPairing:
     """Pair a round. `players` are those present (withdrawn and requested byes left out).
     With `accelerated` (the caller decides for which rounds), the top half by rank plays with
@@ -184,7 +197,7 @@ def pair_swiss(
         candidates = [p for p in lowest if not p.had_bye] + [p for p in lowest if p.had_bye]
     for bye in candidates:
         rest = [p for p in field if bye is None or p.id != bye.id]
-        got = _try_pair(rest, forbid_same_club, balanced)
+        got = _try_pair(rest, forbid_same_club, balanced, progress)
         if got is None:
             continue
         pairs, notes = got
