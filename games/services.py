@@ -6,7 +6,7 @@ import io
 import logging
 import time
 import zipfile
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -435,3 +435,46 @@ def irregularity_declare(*, game: Game, kind: str, reason: str, user: Any) -> Ir
     elif game.result:
         game_result_set(game=game, result=Game.Result.PENDING, user=user)
     return irregularity
+
+
+@transaction.atomic
+def latecomers_record(
+    *,
+    game: Game,
+    scheduled: datetime,
+    green_arrival: datetime | None,
+    gold_arrival: datetime | None,
+    user: Any = None,
+) -> list[ClockAdjustment]:
+    """Charge latecomers' clocks (Art. 6.8, 6.9) from the scheduled start and the arrival
+    times (None: on time), as clock adjustments from the first ply; the latest record is
+    adjudicated again with them. Recorded once per game."""
+    from rules.clock import latecomer_adjustments
+
+    locked = Game.objects.select_for_update().get(pk=game.pk)
+    if locked.clock_adjustments.filter(article__in=["6.8", "6.9"]).exists():
+        raise ValidationError({"arrival": "latecomers are already recorded for this game"})
+
+    def late(arrival: datetime | None) -> int:
+        if arrival is None or arrival <= scheduled:
+            return 0
+        return int((arrival - scheduled).total_seconds())
+
+    charges = latecomer_adjustments(late(green_arrival), late(gold_arrival))
+    if not charges:
+        raise ValidationError({"arrival": "nobody arrived after the scheduled start"})
+    made = []
+    for adj in charges:
+        side = "green" if adj.side == 0 else "gold"
+        minutes, seconds = divmod(-adj.seconds, 60)
+        made.append(
+            clock_adjustment_add(
+                game=locked,
+                side=side,
+                seconds=adj.seconds,
+                article=adj.article,
+                reason=f"{side} arrived {minutes} min {seconds} s after the scheduled start",
+                user=user,
+            )
+        )
+    return made

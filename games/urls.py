@@ -14,5 +14,6 @@ urlpatterns = [
     path("g/<int:pk>/sign/", views.game_sign, name="sign"),
     path("g/<int:pk>/confirm/", views.game_confirm, name="confirm"),
     path("g/<int:pk>/clock/", views.game_clock, name="clock"),
+    path("g/<int:pk>/latecomers/", views.game_latecomers, name="latecomers"),
     path("keys/", views.key_register, name="keys"),
 ]

@@ -202,3 +202,42 @@ def game_clock(request: HttpRequest, pk: int) -> HttpResponse:
     except (ValidationError, ValueError) as exc:
         return HttpResponseBadRequest(str(exc))
     return redirect("games:detail", pk=game.pk)
+
+
+@login_required
+@require_POST
+def game_latecomers(request: HttpRequest, pk: int) -> HttpResponse:
+    """Scheduled start and arrival times (Art. 6.8, 6.9), as the arbiter noted them."""
+    game = _game(pk)
+    try:
+        scheduled = _when(request.POST.get("scheduled", ""), "scheduled")
+        if scheduled is None:
+            raise ValidationError({"scheduled": "give the scheduled start"})
+        services.latecomers_record(
+            game=game,
+            scheduled=scheduled,
+            green_arrival=_when(request.POST.get("green_arrival", ""), "green_arrival"),
+            gold_arrival=_when(request.POST.get("gold_arrival", ""), "gold_arrival"),
+            user=request.user,
+        )
+    except PermissionDenied as exc:
+        return HttpResponse(str(exc), status=403)
+    except ValidationError as exc:
+        return HttpResponseBadRequest(
+            "; ".join(f"{k}: {' '.join(v)}" for k, v in exc.message_dict.items())
+        )
+    return redirect("games:detail", pk=game.pk)
+
+
+def _when(text: str, field: str) -> Any:
+    """A local date-time from a form (the tournament's time zone), or None when blank."""
+    from django.utils.dateparse import parse_datetime
+
+    if not text.strip():
+        return None
+    value = parse_datetime(text.strip())
+    if value is None:
+        raise ValidationError({field: "a date and time like 2026-11-22T10:00"})
+    if timezone.is_naive(value):
+        value = timezone.make_aware(value)
+    return value

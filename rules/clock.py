@@ -128,6 +128,22 @@ class Adjustment:
     article: str = ""
 
 
+def latecomer_adjustments(late_green: int, late_gold: int) -> tuple[Adjustment, ...]:
+    """The clock charges for latecomers, from each side's seconds late after the scheduled
+    start (0 for on time). Art. 6.8: an absent combatant's clock runs until they arrive, so
+    their time shrinks by their lateness. Art. 6.9: with both absent, one clock runs and the
+    other is adjusted so that each combatant is charged the time from the scheduled start to
+    their own arrival (the reading this project takes: see docs/rules.md)."""
+    if late_green < 0 or late_gold < 0:
+        raise ValueError("lateness cannot be negative")
+    article = "6.9" if late_green and late_gold else "6.8"
+    return tuple(
+        Adjustment(side, 1, -late, article)
+        for side, late in ((0, late_green), (1, late_gold))
+        if late
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class ClockDecision:
     decision: str | None

@@ -210,6 +210,14 @@ ENDPOINTS: list[tuple[str, Call, set[str]]] = [
         page_post("/g/{w.game.pk}/clock/", {"side": "green", "seconds": "60", "reason": "x"}),
         ARBITERS,
     ),
+    (
+        "page latecomers",
+        page_post(
+            "/g/{w.game.pk}/latecomers/",
+            {"scheduled": "2026-11-22T10:00", "green_arrival": "2026-11-22T10:05"},
+        ),
+        ARBITERS,
+    ),
     ("page key", page_json("/keys/", lambda w: {"public_key": "nonsense"}), SIGNED_IN),
     ("arbiter new", page_post("/arbiter/new/", {"name": "x"}), ORGANIZERS_ANYWHERE),
     ("arbiter settings", page_post(A + "/settings/", {"venue": "x"}), CHIEFS),
@@ -260,6 +268,7 @@ STATE = [
     lambda w: list(Player.objects.values_list("id", "user_id")),
     lambda w: w.t.audit.count(),
     lambda w: w.game.irregularities.count(),
+    lambda w: w.game.clock_adjustments.count(),
 ]
 
 
@@ -303,6 +312,7 @@ def test_the_table_names_every_write_route():
         "games:sign",
         "games:confirm",
         "games:clock",
+        "games:latecomers",
         "games:keys",
     }
     names: set[str] = set()
@@ -317,5 +327,6 @@ def test_the_table_names_every_write_route():
     walk(get_resolver().url_patterns)
     pages = {n for n in names if n.startswith(("arbiter:", "games:"))}
     reads = {"arbiter:dashboard", "arbiter:manage", "arbiter:round", "arbiter:audit"}
+    reads |= {"arbiter:pairing-job"}
     reads |= {"games:detail", "games:status", "games:board", "games:canonical"}
     assert pages - reads == covered

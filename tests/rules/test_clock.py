@@ -129,3 +129,24 @@ def test_arbiter_adjustments_change_the_decision():
     rec2 = record("20/1800:1200", {25: "0:00:30"})
     assert adjudicate(rec2).decision is None
     assert adjudicate(rec2, (Adjustment(0, 21, -30, "12.4c"),)).loser == "green"
+
+
+def test_latecomers_are_charged_their_lateness():
+    from rules.clock import latecomer_adjustments
+
+    assert latecomer_adjustments(0, 0) == ()
+    # 6.8: only gold was absent; its clock ran for the 5 minutes until it arrived
+    assert latecomer_adjustments(0, 300) == (Adjustment(1, 1, -300, "6.8"),)
+    # 6.9: both absent; each is charged the time to their own arrival
+    assert latecomer_adjustments(120, 300) == (
+        Adjustment(0, 1, -120, "6.9"),
+        Adjustment(1, 1, -300, "6.9"),
+    )
+    with pytest.raises(ValueError):
+        latecomer_adjustments(-1, 0)
+    # A reading of 2 minutes left at ply 25 is a flag for a green who came 3 minutes late.
+    rec = record("20/1800:1200", {25: "0:02:00"})
+    assert adjudicate(rec).decision is None
+    late = adjudicate(rec, latecomer_adjustments(180, 0))
+    assert (late.decision, late.loser) == ("time", "green")
+    assert adjudicate(rec, latecomer_adjustments(60, 0)).decision is None
