@@ -107,6 +107,8 @@ class RecordSubmission(models.Model):
     result_tag = models.CharField(max_length=8, blank=True)
     clock = models.JSONField(null=True, blank=True)
     locked = models.BooleanField(default=False)
+    # For records of a bulk upload: how it was matched to its game, or why it was not.
+    match_note = models.CharField(max_length=200, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]

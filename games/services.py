@@ -197,7 +197,8 @@ def proposed_result(*, submission: RecordSubmission, first_placement: str) -> st
 
 @transaction.atomic
 def bulk_upload(*, tournament: Any, data: bytes, filename: str, user: Any = None) -> list[int]:
-    """Store every record of a zip (or one file) for a tournament; each is validated."""
+    """Store every record of a zip (or one file) for a tournament, each matched to its game
+    by its Round, Green and Gold tags where exactly one game fits; each is validated."""
     from tournaments.services import user_can_arbitrate
 
     if user is not None and not user_can_arbitrate(user=user, tournament=tournament):
@@ -211,17 +212,60 @@ def bulk_upload(*, tournament: Any, data: bytes, filename: str, user: Any = None
                 files.append((info.filename, zf.read(info)))
     else:
         files.append((filename, data))
+    index = _game_index(tournament)
     ids = []
     for name, raw in files:
+        game, note = _match_game(raw, index)
         sub = submission_create(
-            game=None,
+            game=game,
             raw=raw,
             source=RecordSubmission.Source.BULK,
             filename=name,
             tournament=tournament,
         )
+        RecordSubmission.objects.filter(pk=sub.pk).update(match_note=note[:200])
         ids.append(sub.pk)
     return ids
+
+
+def _name_key(name: str) -> str:
+    return " ".join(name.split()).casefold()
+
+
+def _game_index(tournament: Any) -> dict[tuple[int, frozenset[str]], list[Game]]:
+    games = Game.objects.filter(round__tournament=tournament, kind=Game.Kind.GAME)
+    index: dict[tuple[int, frozenset[str]], list[Game]] = {}
+    for g in games.select_related("round", "first", "second"):
+        assert g.second is not None
+        key = (g.round.number, frozenset({_name_key(g.first.name), _name_key(g.second.name)}))
+        index.setdefault(key, []).append(g)
+    return index
+
+
+def _match_game(
+    raw: bytes, index: dict[tuple[int, frozenset[str]], list[Game]]
+) -> tuple[Game | None, str]:
+    """The one game a record's tags name, and how (or why none)."""
+    from rules.record import read_tags
+
+    try:
+        tags = read_tags(raw.decode("utf-8-sig"))
+    except (UnicodeDecodeError, RecordError):
+        return None, "not matched: the tags cannot be read"
+    rnd, green, gold = tags.get("Round", ""), tags.get("Green", ""), tags.get("Gold", "")
+    if not rnd.strip().isdigit() or not green.strip() or not gold.strip():
+        return None, "not matched: Round, Green and Gold tags are needed"
+    found = index.get((int(rnd), frozenset({_name_key(green), _name_key(gold)})), [])
+    if len(found) != 1:
+        why = "no game" if not found else f"{len(found)} games"
+        return None, f"not matched: {why} in round {int(rnd)} between {green} and {gold}"
+    game = found[0]
+    first_colour = "green" if _name_key(game.first.name) == _name_key(green) else "gold"
+    said = tags.get("FirstPlacement", "").strip().lower()
+    note = f"matched to round {game.round.number} board {game.board}"
+    if said and said != first_colour:
+        note += f"; FirstPlacement says {said} but the pairing has {first_colour} first"
+    return game, note
 
 
 @transaction.atomic

@@ -135,6 +135,11 @@ def _split_header(text: str) -> tuple[dict[str, str], str]:
     return tags, text[pos:]
 
 
+def read_tags(text: str) -> dict[str, str]:
+    """Only the tag pairs of a record (cheap: the movetext is not read)."""
+    return _split_header(text)[0]
+
+
 # One pass over the movetext: a ply with the clock reading that usually follows it, other
 # comments, move numbers, and anything else (an unreadable ply).
 _TOKEN_RE: Final = re.compile(

@@ -123,6 +123,33 @@ def page_json(url: str, data: Callable[[World], dict[str, Any]]) -> Call:
     return call
 
 
+def upload() -> Any:
+    import io
+
+    f = io.BytesIO(b'[Round "1"]\n[Green "P0"]\n[Gold "P1"]\n\n')
+    f.name = "r.kzr"
+    return f
+
+
+def api_upload(url: str) -> Call:
+    def call(w: World, user: Any, client: Client) -> Any:
+        api = APIClient()
+        if user is not None:
+            api.force_authenticate(user)
+        return api.post(url.format(w=w), {"file": upload()}, format="multipart")
+
+    return call
+
+
+def page_upload(url: str) -> Call:
+    def call(w: World, user: Any, client: Client) -> Any:
+        if user is not None:
+            client.force_login(user)
+        return client.post(url.format(w=w), {"file": upload()})
+
+    return call
+
+
 T = "/api/tournaments/perm-open"
 A = "/arbiter/t/perm-open"
 ENDPOINTS: list[tuple[str, Call, set[str]]] = [
@@ -218,6 +245,12 @@ ENDPOINTS: list[tuple[str, Call, set[str]]] = [
         ),
         ARBITERS,
     ),
+    (
+        "api record upload",
+        api_upload(T + "/record-uploads/"),
+        ARBITERS,
+    ),
+    ("arbiter records upload", page_upload(A + "/records/"), ARBITERS),
     ("page key", page_json("/keys/", lambda w: {"public_key": "nonsense"}), SIGNED_IN),
     ("arbiter new", page_post("/arbiter/new/", {"name": "x"}), ORGANIZERS_ANYWHERE),
     ("arbiter settings", page_post(A + "/settings/", {"venue": "x"}), CHIEFS),
@@ -299,6 +332,7 @@ def test_the_table_names_every_write_route():
         "arbiter:bye-request",
         "arbiter:account",
         "arbiter:pair",
+        "arbiter:records-upload",
         "arbiter:round-edit",
         "arbiter:round-publish",
         "arbiter:round-discard",

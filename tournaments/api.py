@@ -12,13 +12,14 @@ from rest_framework import permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
 from rest_framework.generics import get_object_or_404
+from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
 from games.api import GameRecordsMixin
-from games.models import Game, Irregularity
-from games.services import irregularity_declare
+from games.models import Game, Irregularity, RecordSubmission
+from games.services import bulk_upload, irregularity_declare
 from tournaments import selectors, services
 from tournaments.models import (
     AuditEntry,
@@ -182,6 +183,13 @@ class PenaltySerializer(serializers.ModelSerializer):
             "created_at",
         ]
         read_only_fields = ["id", "article", "revokes", "created_at"]
+
+
+class UploadSerializer(serializers.Serializer):
+    file = serializers.FileField()
+
+
+MAX_UPLOAD_BYTES = 200 * 2**20
 
 
 class IrregularitySerializer(serializers.Serializer):
@@ -378,6 +386,38 @@ class TournamentViewSet(viewsets.ModelViewSet):
         )
         rnd = selectors.round_list(tournament=t, drafts=True).get(pk=rnd.pk)
         return Response(RoundSerializer(rnd).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request={"multipart/form-data": UploadSerializer}, responses={201: None})
+    @action(
+        detail=True,
+        methods=["post"],
+        url_path="record-uploads",
+        parser_classes=[MultiPartParser],
+    )
+    def record_uploads(self, request: Request, slug: str | None = None) -> Response:
+        """Upload a zip of records (or one record) of the tournament: each is stored, matched
+        to its game by its Round, Green and Gold tags, and validated."""
+        t = self.get_object()
+        data = UploadSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        upload = data.validated_data["file"]
+        if upload.size > MAX_UPLOAD_BYTES:
+            raise ValidationError({"file": f"at most {MAX_UPLOAD_BYTES // 2**20} MiB"})
+        ids = bulk_upload(
+            tournament=t, data=upload.read(), filename=upload.name or "", user=request.user
+        )
+        subs = RecordSubmission.objects.filter(pk__in=ids).order_by("id")
+        return Response(
+            {
+                "stored": len(ids),
+                "matched": sum(1 for s in subs if s.game_id),
+                "records": [
+                    {"id": s.pk, "file": s.filename, "game": s.game_id, "match": s.match_note}
+                    for s in subs
+                ],
+            },
+            status=status.HTTP_201_CREATED,
+        )
 
     @extend_schema(responses={200: None})
     @action(detail=True, methods=["get"], url_path=r"pairing-jobs/(?P<job_id>\d+)")

@@ -15,6 +15,7 @@ urlpatterns = [
     path("t/<slug:slug>/entrants/<int:player_id>/withdraw/", v.entrant_withdraw, name="withdraw"),
     path("t/<slug:slug>/byes/", v.bye_request, name="bye-request"),
     path("t/<slug:slug>/accounts/", v.account_link, name="account"),
+    path("t/<slug:slug>/records/", v.records_upload, name="records-upload"),
     path("t/<slug:slug>/pair/", v.pair, name="pair"),
     path("t/<slug:slug>/pairing/<int:job_id>/", v.pairing_job, name="pairing-job"),
     path("t/<slug:slug>/round/<int:number>/", v.round_console, name="round"),

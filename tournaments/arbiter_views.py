@@ -16,8 +16,8 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from games.models import Game, Irregularity
-from games.services import game_result_confirm, irregularity_declare
+from games.models import Game, Irregularity, RecordSubmission
+from games.services import bulk_upload, game_result_confirm, irregularity_declare
 from tournaments import selectors, services
 from tournaments.forms import (
     AccountForm,
@@ -222,6 +222,24 @@ def account_link(request: HttpRequest, t: Tournament) -> HttpResponse:
         player=player, account=form.cleaned_data["account"], user=request.user
     )
     messages.success(request, f"account of {player.name} saved")
+    return redirect(_manage_url(t))
+
+
+@require_POST
+@tournament_role(Role.ARBITER)
+def records_upload(request: HttpRequest, t: Tournament) -> HttpResponse:
+    upload = request.FILES.get("file")
+    if upload is None:
+        raise ValidationError({"file": "choose a zip of records or a record"})
+    ids = bulk_upload(
+        tournament=t, data=upload.read(), filename=upload.name or "", user=request.user
+    )
+    subs = RecordSubmission.objects.filter(pk__in=ids)
+    matched = sum(1 for s in subs if s.game_id)
+    messages.success(request, f"{len(ids)} records stored, {matched} matched to their games")
+    for s in subs:
+        if not s.game_id:
+            messages.warning(request, f"{s.filename}: {s.match_note}")
     return redirect(_manage_url(t))
 
 

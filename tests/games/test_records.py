@@ -195,3 +195,55 @@ def test_clock_adjustment_revalidates(client, setup):
     done(sub)
     assert sub.clock["decision"] is None
     assert read_record(text)
+
+
+def test_bulk_upload_matches_records_to_games(setup, client):
+    import io
+    import zipfile
+
+    game, arbiter = setup
+    t = game.round.tournament
+    other = Game.objects.filter(round=game.round, kind="game").exclude(pk=game.pk).first()
+
+    def rec(green: str, gold: str, rnd: str = "1") -> bytes:
+        text = CAPTURE.decode()
+        text = text.replace('[Green "Kor"]', f'[Round "{rnd}"]\n[Green "{green}"]')
+        return text.replace('[Gold "Kang"]', f'[Gold "{gold}"]').encode()
+
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        zf.writestr("board1.kzr", rec(game.first.name, game.second.name))
+        # names in other case and spacing, colours swapped against the pairing
+        zf.writestr("board2.kzr", rec(f" {other.second.name.upper()} ", other.first.name))
+        zf.writestr("stranger.kzr", rec("Nobody", "Somebody"))
+        zf.writestr("noround.kzr", rec(game.first.name, game.second.name, rnd="x"))
+    api = APIClient()
+    api.force_authenticate(arbiter)
+    upload = io.BytesIO(buf.getvalue())
+    upload.name = "round1.zip"
+    resp = api.post(
+        f"/api/tournaments/{t.slug}/record-uploads/", {"file": upload}, format="multipart"
+    )
+    assert resp.status_code == 201, resp.content
+    body = resp.json()
+    assert body["stored"] == 4 and body["matched"] == 2
+    by_file = {r["file"]: r for r in body["records"]}
+    assert by_file["board1.kzr"]["game"] == game.pk
+    assert by_file["board1.kzr"]["match"] == f"matched to round 1 board {game.board}"
+    assert by_file["board2.kzr"]["game"] == other.pk
+    assert (
+        "FirstPlacement says green but the pairing has gold first" in by_file["board2.kzr"]["match"]
+    )
+    assert by_file["stranger.kzr"]["game"] is None
+    assert "no game in round 1 between Nobody and Somebody" in by_file["stranger.kzr"]["match"]
+    assert "Round, Green and Gold" in by_file["noround.kzr"]["match"]
+    for sub in RecordSubmission.objects.filter(pk__in=[r["id"] for r in body["records"]]):
+        done(sub)
+    assert game.submissions.get().valid is True
+    # The arbiter's page does the same and says what was not matched.
+    client.force_login(arbiter)
+    upload = io.BytesIO(rec("Nobody", "Somebody"))
+    upload.name = "x.kzr"
+    resp = client.post(f"/arbiter/t/{t.slug}/records/", {"file": upload}, follow=True)
+    page = resp.content.decode()
+    assert "1 records stored, 0 matched" in page and "x.kzr: not matched" in page
