@@ -15,6 +15,21 @@ schema = schemathesis.openapi.from_wsgi("/api/schema/", application)
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def _keep_the_test_connection():  # type: ignore[no-untyped-def]
+    """The WSGI handler closes the database connection after each request; inside a test's
+    transaction that would close it under the test (Django's own test client does this
+    too)."""
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections
+
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
+
+
 @pytest.fixture
 def arbiter_token(django_db_blocker):  # type: ignore[no-untyped-def]
     from rest_framework.authtoken.models import Token
