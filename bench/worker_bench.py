@@ -26,6 +26,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--records", type=int, default=10_000)
     ap.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    ap.add_argument(
+        "--batch", type=int, nargs="+", default=[1, 50], help="records per task (1: one each)"
+    )
     args = ap.parse_args()
     if not (
         os.environ.get("DATABASE_URL", "").startswith("postgres") and os.environ.get("REDIS_URL")
@@ -40,16 +43,17 @@ def main() -> None:
     call_command("migrate", verbosity=0)
     from bench.records import write_folder
     from games.models import RecordSubmission
-    from games.services import submission_enqueue
+    from games.services import submission_enqueue_many
 
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         plies = write_folder(folder, args.records, seed=11)
         raws = [p.read_bytes() for p in sorted(folder.glob("*.kzr"))]
     print(f"{args.records} records, {plies} plies")
-    print(f"{'workers':>7} {'seconds':>8} {'records/s':>10} {'plies/s':>9}")
+    print(f"{'batch':>5} {'workers':>7} {'seconds':>8} {'records/s':>10} {'plies/s':>9}")
     base = None
-    for n in args.workers:
+    runs = [(b, n) for b in args.batch for n in args.workers]
+    for batch, n in runs:
         RecordSubmission.objects.filter(source="bulk", filename__startswith="bench-").delete()
         start = time.perf_counter()
         subs = RecordSubmission.objects.bulk_create(
@@ -59,8 +63,7 @@ def main() -> None:
             ],
             batch_size=1000,
         )
-        for s in subs:
-            submission_enqueue(submission_id=s.pk)
+        submission_enqueue_many(submission_ids=[s.pk for s in subs], batch=batch)
         stored = time.perf_counter() - start
         procs = [
             subprocess.Popen(
@@ -99,7 +102,7 @@ def main() -> None:
         rate = args.records / elapsed
         base = base or rate
         print(
-            f"{n:>7} {elapsed:>8.1f} {rate:>10.0f} {plies / elapsed:>9.0f}   "
+            f"{batch:>5} {n:>7} {elapsed:>8.1f} {rate:>10.0f} {plies / elapsed:>9.0f}   "
             f"(x{rate / base:.2f}; storing and queueing took {stored:.1f} s)"
         )
 

@@ -50,8 +50,10 @@ def submission_create(
     filename: str = "",
     user: Any = None,
     tournament: Any = None,
+    enqueue: bool = True,
 ) -> RecordSubmission:
-    """Store a record exactly as it came, then queue its validation once committed."""
+    """Store a record exactly as it came, then queue its validation once committed (unless
+    the caller queues a batch itself)."""
     if len(raw) > MAX_RECORD_BYTES:
         raise ValidationError({"record": f"a record is at most {MAX_RECORD_BYTES} bytes"})
     if game is not None:
@@ -88,7 +90,8 @@ def submission_create(
                 "filename": filename,
             },
         )
-    transaction.on_commit(lambda: submission_enqueue(submission_id=sub.pk))
+    if enqueue:
+        transaction.on_commit(lambda: submission_enqueue(submission_id=sub.pk))
     return sub
 
 
@@ -106,6 +109,38 @@ def submission_enqueue(*, submission_id: int) -> bool:
     return True
 
 
+# Records of a bulk upload go to the workers in batches of this many.
+VALIDATION_BATCH = 50
+
+
+def submission_enqueue_many(*, submission_ids: list[int], batch: int = VALIDATION_BATCH) -> int:
+    """Hand submissions to the workers in batches; returns how many were handed over (the
+    others stay queued for submission_requeue_stale when the broker is down)."""
+    from games.tasks import validate_records_task
+
+    sent = 0
+    for i in range(0, len(submission_ids), batch):
+        chunk = submission_ids[i : i + batch]
+        try:
+            validate_records_task.apply_async(args=[chunk], retry=False)
+        except Exception as exc:  # noqa: BLE001 - any broker failure leaves them queued
+            if settings.CELERY_TASK_ALWAYS_EAGER:
+                raise
+            log.warning("%d records stay queued: broker unavailable (%s)", len(chunk), exc)
+            break
+        sent += len(chunk)
+    return sent
+
+
+def submission_validate_many(*, submission_ids: list[int]) -> int:
+    """Validate a batch; returns how many are done."""
+    return sum(
+        submission_validate(submission_id=pk).status == RecordSubmission.Status.DONE
+        for pk in submission_ids
+        if RecordSubmission.objects.filter(pk=pk).exists()
+    )
+
+
 def submission_requeue_stale(*, older_than: timedelta | None = None) -> int:
     """Queue again every submission still waiting (e.g. stored while Redis was down)."""
     if older_than is None:
@@ -117,11 +152,8 @@ def submission_requeue_stale(*, older_than: timedelta | None = None) -> int:
             queued_at__lte=limit,
         ).values_list("pk", flat=True)
     )
-    sent = 0
-    for pk in ids:
-        RecordSubmission.objects.filter(pk=pk).update(queued_at=timezone.now())
-        sent += submission_enqueue(submission_id=pk)
-    return sent
+    RecordSubmission.objects.filter(pk__in=ids).update(queued_at=timezone.now())
+    return submission_enqueue_many(submission_ids=ids)
 
 
 def verdict_compute(raw: bytes, adjustments: tuple[Adjustment, ...] = ()) -> dict[str, Any]:
@@ -222,9 +254,11 @@ def bulk_upload(*, tournament: Any, data: bytes, filename: str, user: Any = None
             source=RecordSubmission.Source.BULK,
             filename=name,
             tournament=tournament,
+            enqueue=False,
         )
         RecordSubmission.objects.filter(pk=sub.pk).update(match_note=note[:200])
         ids.append(sub.pk)
+    transaction.on_commit(lambda: submission_enqueue_many(submission_ids=ids))
     return ids
 
 

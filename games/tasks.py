@@ -27,6 +27,22 @@ def validate_record_task(submission_id: int) -> str:
     return submission_validate(submission_id=submission_id).status
 
 
+@shared_task(
+    name="games.validate_records",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=5,
+)
+def validate_records_task(submission_ids: list[int]) -> int:
+    """A batch of a bulk upload: one task per batch saves the per-task round trips; a retry
+    skips what is done already."""
+    from games.services import submission_validate_many
+
+    return submission_validate_many(submission_ids=submission_ids)
+
+
 @shared_task(name="games.requeue_stale")
 def requeue_stale_task() -> int:
     from games.services import submission_requeue_stale

@@ -247,3 +247,18 @@ def test_bulk_upload_matches_records_to_games(setup, client):
     resp = client.post(f"/arbiter/t/{t.slug}/records/", {"file": upload}, follow=True)
     page = resp.content.decode()
     assert "1 records stored, 0 matched" in page and "x.kzr: not matched" in page
+
+
+def test_batches_validate_each_record_once(setup):
+    game, arbiter = setup
+    subs = [
+        services.submission_create(game=game, raw=CAPTURE, user=arbiter, enqueue=False)
+        for _ in range(3)
+    ]
+    ids = [s.pk for s in subs]
+    assert RecordSubmission.objects.filter(pk__in=ids, status="queued").count() == 3
+    assert services.submission_validate_many(submission_ids=ids) == 3
+    stamps = list(RecordSubmission.objects.filter(pk__in=ids).values_list("validated_at"))
+    # A retried batch (the worker died after its work) does nothing twice.
+    assert services.submission_validate_many(submission_ids=[*ids, 10**9]) == 3
+    assert list(RecordSubmission.objects.filter(pk__in=ids).values_list("validated_at")) == stamps
