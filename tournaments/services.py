@@ -10,7 +10,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Prefetch
 from django.utils import timezone
 
 from games.models import Game
@@ -664,10 +664,19 @@ def round_pair(
         for a, b in berger_round(len(order), number):
             pairs.append((order[a - 1], order[b - 1] if b else None))
         explanation = [f"Berger table round {number} for {len(order)} players"]
-    else:
-        seeds = [p.id for p in sorted(players, key=lambda p: (-p.score, p.rank))]
+    elif number == 1:
+        seeds = [p.id for p in sorted(players, key=lambda p: p.rank)]
         pairs = list(knockout_bracket(seeds))
         explanation = ["knockout bracket by seeding; byes to the top seeds"]
+    else:
+        kind, pairs = _knockout_progress(tournament)
+        if kind == "done":
+            raise ValidationError({"round": "the knockout is decided: no round is left"})
+        explanation = [
+            "replays of the undecided ties (placement swapped)"
+            if kind == "replay"
+            else "winners of neighbouring ties meet"
+        ]
     rnd = round_create(
         tournament=tournament,
         pairings=pairs,
@@ -685,6 +694,55 @@ def round_pair(
             game.spindle_seed = f"{tournament.slug}/{number}/{game.board}/{secrets.token_hex(8)}"
             game.save(update_fields=["spindle_seed"])
     return rnd
+
+
+KNOCKOUT_OUTCOME = {
+    Game.Result.FIRST_WIN: "first",
+    Game.Result.FIRST_FORFEIT_WIN: "first",
+    Game.Result.SECOND_WIN: "second",
+    Game.Result.SECOND_FORFEIT_WIN: "second",
+    Game.Result.DRAW: "draw",
+    Game.Result.DOUBLE_FORFEIT: "draw",
+    Game.Result.PENDING: "",
+}
+
+
+def _knockout_progress(tournament: Tournament) -> tuple[str, list[tuple[int, int | None]]]:
+    """Walk the knockout's stored rounds: each is either a new stage or the replays of the
+    stage before; what comes next follows from the last one."""
+
+    rounds = list(
+        tournament.rounds.order_by("number").prefetch_related(
+            Prefetch("games", queryset=Game.objects.order_by("board"))
+        )
+    )
+    stage: list[tuple[int, int | None]] = []
+    played: list[tuple[int, int, str]] = []
+    for i, rnd in enumerate(rounds):
+        games = [g for g in rnd.games.all() if g.kind != Game.Kind.REQUESTED_BYE]
+        if i > 0:
+            kind, _ = _knockout_step(stage, played, rnd.number - 1)
+            if kind == "next":
+                stage, played = [], []
+        if not stage:
+            stage = [(g.first_id, g.second_id) for g in games]
+        played += [
+            (g.first_id, g.second_id, KNOCKOUT_OUTCOME[Game.Result(g.result)])
+            for g in games
+            if g.second_id is not None
+        ]
+    return _knockout_step(stage, played, rounds[-1].number)
+
+
+def _knockout_step(
+    stage: list[tuple[int, int | None]], played: list[tuple[int, int, str]], number: int
+) -> tuple[str, list[tuple[int, int | None]]]:
+    from tournaments.pairing import knockout_next_round
+
+    try:
+        return knockout_next_round(stage, played)
+    except ValueError as exc:
+        raise ValidationError({"round": f"round {number}: {exc}"}) from None
 
 
 PENALTY_NEEDS_GAME = {

@@ -7,6 +7,7 @@ import random
 from datetime import date
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.core.management import call_command
 
 from games.models import Game
@@ -95,3 +96,35 @@ def test_kz_pair_json_and_wrong_round(capsys):
     assert set(rows[-1]) == {"bye"}
     with pytest.raises(SystemExit):
         call_command("kz", "pair", t.slug, "--round", "5", "--json")
+
+
+def test_knockout_runs_to_a_champion_with_a_replay():
+    t = make(6, "knockout", rounds=6)
+    ids = [r.player_id for r in t.registrations.order_by("start_rank")]
+    r1 = services.round_pair(tournament=t)
+    ties = [(g.first_id, g.second_id) for g in r1.games.order_by("board")]
+    # seeds 1 and 2 have byes; 4 v 5 and 3 v 6 play (1 and 2 can meet only in the final)
+    assert ties == [(ids[0], None), (ids[3], ids[4]), (ids[1], None), (ids[2], ids[5])]
+    with pytest.raises(ValidationError, match="no result yet"):
+        services.round_pair(tournament=t)
+    g45 = r1.games.get(first_id=ids[3])
+    g36 = r1.games.get(first_id=ids[2])
+    services.game_result_set(game=g45, result=Game.Result.SECOND_WIN)  # seed 5 wins
+    services.game_result_set(game=g36, result=Game.Result.DRAW)  # undecided: a replay
+    r2 = services.round_pair(tournament=t)
+    assert [(g.first_id, g.second_id) for g in r2.games.all()] == [(ids[5], ids[2])]
+    assert "replays" in r2.explanation[0]
+    services.game_result_set(game=r2.games.get(), result=Game.Result.FIRST_WIN)  # seed 6
+    r3 = services.round_pair(tournament=t)
+    # semi-finals in bracket order: 1 v 5, 2 v 6
+    assert [(g.first_id, g.second_id) for g in r3.games.order_by("board")] == [
+        (ids[0], ids[4]),
+        (ids[1], ids[5]),
+    ]
+    for g in r3.games.all():
+        services.game_result_set(game=g, result=Game.Result.FIRST_WIN)
+    r4 = services.round_pair(tournament=t)
+    assert [(g.first_id, g.second_id) for g in r4.games.all()] == [(ids[0], ids[1])]
+    services.game_result_set(game=r4.games.get(), result=Game.Result.SECOND_WIN)
+    with pytest.raises(ValidationError, match="decided"):
+        services.round_pair(tournament=t)

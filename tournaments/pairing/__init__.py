@@ -3,7 +3,7 @@ the recorded spindle casts. No ORM here: services hand in players and store the 
 
 from tournaments.pairing.base import Pairing, PairingPlayer, RoundPairing
 from tournaments.pairing.berger import berger_round, berger_table
-from tournaments.pairing.knockout import knockout_bracket, seeding_order
+from tournaments.pairing.knockout import knockout_bracket, knockout_next_round, seeding_order
 from tournaments.pairing.spindle import SpindleCast, spindle_cast
 from tournaments.pairing.swiss import pair_swiss, pairing_check
 
@@ -15,6 +15,7 @@ __all__ = [
     "berger_round",
     "berger_table",
     "knockout_bracket",
+    "knockout_next_round",
     "pair_swiss",
     "pairing_check",
     "seeding_order",

@@ -44,3 +44,48 @@ def tie_winner(results: list[str]) -> str | None:
     if second > first:
         return "second"
     return None
+
+
+Tie = tuple[int, int | None]
+
+
+def knockout_next_round(
+    stage: list[Tie], played: list[tuple[int, int, str]]
+) -> tuple[str, list[Tie]]:
+    """What the next round of a knockout is, from the ties of the current stage (in bracket
+    order) and every game played since the stage began as (first, second, outcome) with
+    outcome "first", "second", "draw" or "" (no result yet):
+    ("replay", ties still undecided, placement swapped), ("next", the next stage's ties:
+    winners of neighbouring ties meet), or ("done", [(champion, None)]).
+    A ValueError names a tie whose game has no result yet."""
+    winners: list[int] = []
+    replays: list[Tie] = []
+    for a, b in stage:
+        if b is None:
+            winners.append(a)
+            continue
+        results = []
+        for first, second, outcome in played:
+            if {first, second} != {a, b}:
+                continue
+            if not outcome:
+                raise ValueError(f"the game between {first} and {second} has no result yet")
+            if outcome == "draw":
+                results.append("draw")
+            else:
+                won = first if outcome == "first" else second
+                results.append("first" if won == a else "second")
+        decided = tie_winner(results)
+        if decided is None:
+            last_first = next((f for f, s, _ in reversed(played) if {f, s} == {a, b}), a)
+            replays.append((b, a) if last_first == a else (a, b))
+        else:
+            winners.append(a if decided == "first" else b)
+    if replays:
+        return "replay", replays
+    if len(winners) == 1:
+        return "done", [(winners[0], None)]
+    ties: list[Tie] = [(winners[i], winners[i + 1]) for i in range(0, len(winners) - 1, 2)]
+    if len(winners) % 2:
+        ties.append((winners[-1], None))
+    return "next", ties
