@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from rules.diagram import render_text
+from rules.engines import new_position
 from rules.errors import RecordError
 from rules.position import Move, Position
 from rules.record import read_record
@@ -27,7 +28,7 @@ def position_after(path: Path, ply: int | None) -> tuple[Position, Move | None, 
 
     record = read_record(read_text(path))
     rules, first = rules_from_tags(record.tags)
-    pos = Position(rules, first)
+    pos = new_position(rules, first)
     last = None
     last_text = None
     target = len(record.plies) if ply is None else ply
@@ -40,6 +41,7 @@ def position_after(path: Path, ply: int | None) -> tuple[Position, Move | None, 
             raise ValueError(f"ply {index} cannot be read: {rp.error}")
         move = rp.ply.to_move()
         try:
+            pos.take_annotations(rp.comments)
             pos.check_move(move)
         except ValueError as exc:
             if ply is None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from games.models import Game, RecordSubmission
+from rules.engines import new_position
 from rules.errors import RulesError
 from rules.position import Move, Position
 from rules.record import read_record
@@ -21,7 +22,7 @@ def record_positions(*, submission: RecordSubmission) -> tuple[list[Position], l
         rules, first = rules_from_tags(record.tags)
     except (UnicodeDecodeError, RulesError):
         return [Position()], []
-    pos = Position(rules, first)
+    pos = new_position(rules, first)
     positions = [pos.copy()]
     texts = []
     for rp in record.plies:
@@ -29,6 +30,7 @@ def record_positions(*, submission: RecordSubmission) -> tuple[list[Position], l
             break
         move = Move(rp.ply.origin, rp.ply.dest, rp.ply.kind, rp.ply.carry)
         try:
+            pos.take_annotations(rp.comments)
             pos.check_move(move)
         except RulesError:
             break

@@ -7,8 +7,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from rules.engines import new_position
 from rules.errors import RulesError
-from rules.position import COLOR_NAMES, GOLD, GREEN, Position
+from rules.position import COLOR_NAMES, GOLD, GREEN
 from rules.record import Record, format_clock
 from rules.validate import rules_from_tags
 
@@ -103,7 +104,7 @@ def ply_turns(record: Record) -> list[PlyTurn]:
         rules, first = rules_from_tags(record.tags)
     except ValueError as exc:
         raise ClockError(f"cannot tell who made each ply: {exc}") from None
-    pos = Position(rules, first)
+    pos = new_position(rules, first)
     battle_moves = [0, 0]
     out = []
     for i in range(len(record.plies)):

@@ -195,7 +195,8 @@ class Position:
         self.crowned = NO_SQUARE
 
     def copy(self) -> Position:
-        p = Position.__new__(Position)
+        # type(self): the variants' positions are subclasses and extend copy().
+        p = type(self).__new__(type(self))
         p.rules = self.rules
         p.first = self.first
         p.ply = self.ply
@@ -210,6 +211,13 @@ class Position:
         p.holes = self.holes
         p.crowned = self.crowned
         return p
+
+    def take_annotations(self, comments: tuple[str, ...]) -> None:
+        """Read what the movetext's comments after the next ply record beyond the move itself.
+
+        The flat game records nothing there; a variant that records chance in the movetext
+        (Kinta's spindle casts) overrides this and raises IllegalMoveError for a bad note.
+        """
 
     # --- whose ply and what kind ------------------------------------------------------------
     def stage(self) -> tuple[int, str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules.engines import new_position
 from rules.errors import IllegalMoveError, RecordError
 from rules.notation import Notation, decoration_warnings, describe_move, expected_decoration
 from rules.position import COLOR_NAMES, RULESETS, Move, Outcome, Position, Rules
@@ -112,7 +113,7 @@ def validate_record(record: Record) -> Verdict:
             Warning(None, "no FirstPlacement tag: green is taken to place first", "2.4")
         )
     notation = record.notation
-    pos = Position(rules, first)
+    pos = new_position(rules, first)
     accepted = 0
     for index, rp in enumerate(record.plies, start=1):
         problem = _replay_ply(pos, rp, index, notation, warnings)
@@ -136,6 +137,10 @@ def _replay_ply(
     if pos.outcome is not None:
         return "ply follows the end of the battle", "5.1.1"
     move = Move(ply.origin, ply.dest, ply.kind, ply.carry)
+    try:
+        pos.take_annotations(rp.comments)
+    except IllegalMoveError as exc:
+        return exc.reason, exc.article
     side, stage = pos.stage()
     battle = stage == "battle" and ply.origin is not None
     try:
