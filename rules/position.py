@@ -72,7 +72,8 @@ class Rules:
 
     `clouds` are the clouded squares (Art. 13.4), `crown` the designated apex of Kagga's
     Crown (13.3, -1 when unused), `ablation_limit` the most squares ablated at once (13.6,
-    0 for no limit).
+    0 for no limit), `removed` the kind each squad plays without (0: none; the Italian
+    society's Bach'san replay).
     """
 
     ruleset: str = "laws"
@@ -80,6 +81,8 @@ class Rules:
     clouds: frozenset[int] = frozenset()
     crown: int = -1
     ablation_limit: int = 0
+    removed: int = 0
+    squad: tuple[int, ...] = field(init=False, compare=False, repr=False)
     power_vanguards: bool = field(init=False, compare=False, repr=False)
     alternating: bool = field(init=False, compare=False, repr=False)
     forward: bool = field(init=False, compare=False, repr=False)
@@ -99,6 +102,10 @@ class Rules:
             for c in self.clouds:
                 cloud_bb |= BIT[c]
         object.__setattr__(self, "cloud_bb", cloud_bb)
+        squad = list(SQUAD)
+        if self.removed:
+            squad[self.removed] -= 1
+        object.__setattr__(self, "squad", tuple(squad))
 
     @property
     def strict_safety(self) -> bool:
@@ -253,7 +260,25 @@ class Position:
 
     def holds_goal(self, side: int, sq: int) -> bool:
         """Whether the warrior of `side` on `sq` is a carrier standing on its own Goal."""
-        return self.goal[side] == sq and IS_CARRIER[self.sq[sq] & 7] and self.sq[sq] >> 3 == side
+        return sq >= 0 and self._holder(side) == sq
+
+    # Hooks the variants' positions override; the flat game's answers are the plain ones.
+    def _holder(self, side: int) -> int:
+        """The square of the warrior holding `side`'s Goal (and so able to carry it), or -1."""
+        g = self.goal[side]
+        if g >= 0:
+            code = self.sq[g]
+            if code and code >> 3 == side and IS_CARRIER[code & 7]:
+                return g
+        return NO_SQUARE
+
+    def _movable(self, side: int) -> int:
+        """The squares of `side`'s warriors that may move."""
+        return self.occ[side]
+
+    def _carry_dests(self, o: int, kind: int, side: int, dests: int) -> int:
+        """Where the holder on `o` may take its Goal, given its destinations without it."""
+        return dests & ~self._goal_forbidden()
 
     def goals_bb(self) -> int:
         g = 0
@@ -347,7 +372,7 @@ class Position:
         if what == "warrior":
             out = []
             for kind in WARRIOR_KINDS:
-                if self.kbb[side][kind].bit_count() < SQUAD[kind]:
+                if self.kbb[side][kind].bit_count() < self.rules.squad[kind]:
                     bb = self._placement_moves_bb(side, kind)
                     while bb:
                         b = bb & -bb
@@ -357,17 +382,15 @@ class Position:
         if what == "goal":
             return [Move(None, s, GOAL) for s in _bits(self._goal_squares(side))]
         moves = []
-        allzoc = -1
-        for o in _bits(self.occ[side]):
+        holder = self._holder(side)
+        for o in _bits(self._movable(side)):
             kind = self.sq[o] & 7
             d = self._dests(o, kind, side)
             dests = _bits(d)
             for t in dests:
                 moves.append(Move(o, t, kind))
-            if self.goal[side] == o and IS_CARRIER[kind]:
-                if allzoc < 0:
-                    allzoc = self._goal_forbidden()
-                for t in _bits(d & ~allzoc):
+            if o == holder:
+                for t in _bits(self._carry_dests(o, kind, side, d)):
                     moves.append(Move(o, t, kind, True))
         return moves
 
@@ -679,24 +702,21 @@ class Position:
             if not self._needs_safety_check():
                 return self.count_legal_moves() > 0
             return any(self.is_safe(m) for m in self.generate_legal_moves())
-        g = self.goal[side]
-        allzoc = self._goal_forbidden()
+        holder = self._holder(side)
         sqs = self.sq
-        own = self.occ[side]
+        own = self._movable(side)
         while own:
             b = own & -own
             own ^= b
             o = b.bit_length() - 1
             kind = sqs[o] & 7
             d = self._dests(o, kind, side)
-            holder = o == g and IS_CARRIER[kind]
-            while d:
-                tb = d & -d
-                d ^= tb
-                t = tb.bit_length() - 1
+            carry = self._carry_dests(o, kind, side, d) if o == holder else 0
+            for t in _bits(d):
                 if self.is_battle_move_safe(side, o, t, kind, False):
                     return True
-                if holder and not tb & allzoc and self.is_battle_move_safe(side, o, t, kind, True):
+            for t in _bits(carry):
+                if self.is_battle_move_safe(side, o, t, kind, True):
                     return True
         return False
 
@@ -740,7 +760,7 @@ class Position:
                 f"the warrior on {NAME[o]} is a {KIND_NAMES[kind]}, not a {KIND_NAMES[move.kind]}",
                 "Appendix C",
             )
-        holds = self.goal[side] == o and IS_CARRIER[kind]
+        holds = self._holder(side) == o
         if move.carry and not holds:
             if not IS_CARRIER[kind]:
                 raise IllegalMoveError(f"a {KIND_NAMES[kind]} cannot carry the Goal", "2.8")
@@ -824,7 +844,7 @@ class Position:
             return
         if what != "warrior":
             raise IllegalMoveError("all warriors are placed; the Goal comes next", "2.6")
-        if self.kbb[side][move.kind].bit_count() >= SQUAD[move.kind]:
+        if self.kbb[side][move.kind].bit_count() >= self.rules.squad[move.kind]:
             raise IllegalMoveError(
                 f"all of the squad's {KIND_NAMES[move.kind]}s are already placed", "2.11"
             )
@@ -854,20 +874,21 @@ class Position:
             return 0
         side, what = self.stage()
         if what == "warrior":
+            squad = self.rules.squad
             if self.rules.honor:
                 return sum(
                     self._placement_moves_bb(side, k).bit_count()
                     for k in WARRIOR_KINDS
-                    if self.kbb[side][k].bit_count() < SQUAD[k]
+                    if self.kbb[side][k].bit_count() < squad[k]
                 )
-            kinds = sum(1 for k in WARRIOR_KINDS if self.kbb[side][k].bit_count() < SQUAD[k])
+            kinds = sum(1 for k in WARRIOR_KINDS if self.kbb[side][k].bit_count() < squad[k])
             return kinds * self._placement_squares(side).bit_count()
         if what == "goal":
             return self._goal_squares(side).bit_count()
         n = 0
-        g = self.goal[side]
+        holder = self._holder(side)
         sqs = self.sq
-        own = self.occ[side]
+        own = self._movable(side)
         while own:
             b = own & -own
             own ^= b
@@ -875,8 +896,8 @@ class Position:
             kind = sqs[o] & 7
             d = self._dests(o, kind, side)
             n += d.bit_count()
-            if o == g and IS_CARRIER[kind]:
-                n += (d & ~self._goal_forbidden()).bit_count()
+            if o == holder:
+                n += self._carry_dests(o, kind, side, d).bit_count()
         return n
 
     def count_moves(self) -> int:
