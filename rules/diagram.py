@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rules.board import ROWS, SQUARES, WIDTH
+from rules.kinta import KintaPosition, describe_combat, is_kinta_carrier, scorecard_lines
 from rules.notation import ENGLISH, Notation
 from rules.position import CAPTURED, COLOR_NAMES, IS_CARRIER, Move, Position
 
@@ -21,7 +22,8 @@ def cell_token(pos: Position, sq: int) -> str:
         key = _KEYS[kind]
         key = key if side == 0 else key.lower()
         if goal_side == side:
-            key += "*" if IS_CARRIER[kind] else "+"
+            kinta = isinstance(pos, KintaPosition)
+            key += "*" if (is_kinta_carrier(kind) if kinta else IS_CARRIER[kind]) else "+"
         return key
     if goal_side is not None:
         return "G" if goal_side == 0 else "g"
@@ -50,6 +52,10 @@ def render_text(
         g = pos.goal[side]
         where = "captured" if g == CAPTURED else ("not placed" if g < 0 else _name(g, notation))
         lines.append(f"{COLOR_NAMES[side]} Goal: {where}")
+    if isinstance(pos, KintaPosition):
+        lines.extend(scorecard_lines(pos))
+        if pos.last_combat is not None:
+            lines.append(f"Last combat: {describe_combat(pos.last_combat)}")
     outcome = pos.final_outcome()
     if outcome is not None:
         lines.append(f"Battle over: {outcome.termination}, {outcome.winner_name} wins.")

@@ -4,7 +4,8 @@ Format, six space-separated fields and an optional seventh:
     <ruleset> <variants> <first placer> <plies made> <green> <gold> [<state>]
 `variants` is a comma-separated list or `-`; a variant's parameter follows a colon:
 `clouded:E37+F36`, `ablative:10`, `kaggas-crown:I99`. `state` holds what the variants
-remember: `ablated=E37+F36` (oldest first) and `crowned=green`, joined by `;`.
+remember: `ablated=E37+F36` (oldest first), `crowned=green` and Kinta's changed strengths
+`strength=C29:87+I33:120`, joined by `;`.
 Each side is `<region>/<warriors>/<goal>`: region `apex`, `west`, `east` or `-` (not yet
 placed); warriors comma-separated English key plus square (`FeC29,LC17`) or `-`; goal a
 square, `-` (not placed) or `x` (captured).
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 from rules.board import BIT, NAME, REGION_NAMES, SQUARE_OF
 from rules.errors import PositionStringError
+from rules.kinta import KintaPosition, read_strengths, strengths_to_text
 from rules.position import (
     BLOCKADER,
     CAPTURED,
@@ -51,6 +53,8 @@ def position_to_string(pos: Position) -> str:
         state.append("ablated=" + "+".join(NAME[a] for a in pos.ablated))
     if pos.crowned >= 0:
         state.append(f"crowned={COLOR_NAMES[pos.crowned]}")
+    if isinstance(pos, KintaPosition) and pos.strength:
+        state.append("strength=" + strengths_to_text(pos))
     sides = []
     for side in (0, 1):
         reg = REGION_NAMES[pos.region[side]] if pos.region[side] >= 0 else "-"
@@ -111,6 +115,10 @@ def parse_position(text: str) -> Position:
         raise PositionStringError(f"plies made must be a number, not {ply_text!r}")
     pos = Position(Rules(ruleset, variants, **kwargs), COLOR_NAMES.index(first_text))
     pos.ply = int(ply_text)
+    if "kinta" in variants and type(pos) is Position:
+        # Kinta keeps a scorecard and a carrying Blockader: its positions are its own class.
+        pos = KintaPosition(pos.rules, pos.first)
+        pos.ply = int(ply_text)
     for side, side_text in enumerate(side_texts):
         parts = side_text.split("/")
         if len(parts) != 3:
@@ -137,7 +145,9 @@ def parse_position(text: str) -> Position:
         g = pos.goal[side]
         if g >= 0:
             code = pos.sq[g]
-            if code and (code >> 3 != side or not (IS_CARRIER[code & 7] or code & 7 in (3, 4))):
+            kind = code & 7
+            carrier = IS_CARRIER[kind] or (kind == BLOCKADER and isinstance(pos, KintaPosition))
+            if code and (code >> 3 != side or not (carrier or kind in (3, 4))):
                 raise PositionStringError(
                     f"{COLOR_NAMES[side]} Goal on {NAME[g]} shares a triangle it cannot share"
                 )
@@ -176,5 +186,10 @@ def _read_state(pos: Position, text: str) -> None:
             pos.holes = holes
         elif key == "crowned" and value in COLOR_NAMES:
             pos.crowned = COLOR_NAMES.index(value)
+        elif key == "strength" and isinstance(pos, KintaPosition):
+            try:
+                read_strengths(pos, value)
+            except ValueError as exc:
+                raise PositionStringError(str(exc)) from None
         else:
             raise PositionStringError(f"cannot read state {item!r}")

@@ -29,6 +29,7 @@ SUPPORTED_VARIANTS: Final = frozenset(
         "clouded",
         "ablative",
         "kaggas-crown",
+        "kinta",
     }
 )
 
