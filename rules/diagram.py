@@ -40,6 +40,10 @@ def render_text(
     notation: Notation = ENGLISH,
 ) -> str:
     """The position as a monospace triangle, row A on top, with a legend and whose move."""
+    if "tri-level" in pos.rules.variants:
+        from rules.trilevel_svg import render_trilevel_text
+
+        return render_trilevel_text(pos, last=last, last_text=last_text, notation=notation)
     lines = []
     for r0 in range(9):
         cells = [s for s in SQUARES if s // WIDTH == r0]

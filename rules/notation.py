@@ -43,15 +43,22 @@ class Notation:
     language: str = "en"
     descriptive: bool = False
     seat: int = APEX
+    tri_level: bool = False  # cells of the tri-level board (`2:E37`), rules/trilevel.py
 
     def key(self, kind: int) -> str:
         return KEYS[self.language][kind - 1]
 
     def square(self, sq: int) -> str:
+        if self.tri_level:
+            from rules.trilevel import cell_name
+
+            return cell_name(sq, descriptive=self.descriptive, seat=self.seat)
         return DESCRIPTIVE[self.seat][sq] if self.descriptive else _GEO_NAME[sq]
 
     def parse_square(self, text: str) -> int:
-        table = DESCRIPTIVE_OF[self.seat] if self.descriptive else SQUARE_OF
+        table = _square_table(self) if self.tri_level else None
+        if table is None:
+            table = DESCRIPTIVE_OF[self.seat] if self.descriptive else SQUARE_OF
         sq = table.get(text.upper())
         if sq is None:
             system = f"descriptive ({SEATS[self.seat]} seat)" if self.descriptive else "geometric"
@@ -87,7 +94,8 @@ class Ply:
 
 
 _KEY = r"[A-Za-z]{1,2}"
-_SQ = r"[A-Za-z][0-9]{1,2}"
+# A tri-level cell above the bottom board carries its level: `2:E37`.
+_SQ = r"(?:[1-9]:)?[A-Za-z][0-9]{1,2}"
 PLY_PATTERN: Final = (
     rf"(?:(?P<carry>\(\s*(?P<ckey>{_KEY})\s*\))|(?P<key>{_KEY}))"
     rf"\s*(?:@\s*(?P<origin>{_SQ})\s*)?"
@@ -139,15 +147,20 @@ def ply_from_groups(groups: Sequence[str | None], notation: Notation = ENGLISH) 
 
 
 _KEY_TABLES: Final = KIND_OF_KEY
-_SQUARE_TABLES: dict[tuple[bool, int], dict[str, int]] = {}
+_SQUARE_TABLES: dict[tuple[bool, int, bool], dict[str, int]] = {}
 
 
 def _square_table(notation: Notation) -> dict[str, int]:
     """Square names of a coordinate system, in the case they are usually written."""
-    key = (notation.descriptive, notation.seat)
+    key = (notation.descriptive, notation.seat, notation.tri_level)
     table = _SQUARE_TABLES.get(key)
     if table is None:
-        table = dict(DESCRIPTIVE_OF[notation.seat] if notation.descriptive else SQUARE_OF)
+        if notation.tri_level:
+            from rules.trilevel import name_table
+
+            table = dict(name_table(descriptive=notation.descriptive, seat=notation.seat))
+        else:
+            table = dict(DESCRIPTIVE_OF[notation.seat] if notation.descriptive else SQUARE_OF)
         _SQUARE_TABLES[key] = table
     return table
 

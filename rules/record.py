@@ -107,7 +107,8 @@ def notation_from_tags(tags: dict[str, str]) -> Notation:
     seat_name = tags.get("Seat", "apex").strip().lower() or "apex"
     if seat_name not in SEATS:
         raise RecordError(f"unknown Seat {seat_name!r} (apex, west or east)")
-    return Notation(lang, system == "descriptive", SEATS.index(seat_name))
+    variants = {v.strip().lower() for v in tags.get("Variants", "").split(",")}
+    return Notation(lang, system == "descriptive", SEATS.index(seat_name), "tri-level" in variants)
 
 
 def format_clock(seconds: int) -> str:

@@ -49,6 +49,10 @@ def render_svg(
     pos: Position, *, last: Move | None = None, size: int = 600, labels: bool = True
 ) -> str:
     """A standalone SVG of the position (same input, same bytes)."""
+    if "tri-level" in pos.rules.variants:
+        from rules.trilevel_svg import render_trilevel_svg
+
+        return render_trilevel_svg(pos, last=last, size=size, labels=labels)
     margin = 24.0
     s, h = _geometry(size, margin)
     height = int(margin * 2 + 9 * h)

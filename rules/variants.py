@@ -22,6 +22,7 @@ KNOWN_VARIANTS: Final = frozenset(
 )
 SUPPORTED_VARIANTS: Final = frozenset(
     {
+        "tri-level",
         "power-vanguards",
         "alternating-placement",
         "forward-placement",
@@ -70,10 +71,17 @@ def parse_ablation_limit(text: str) -> int:
     return int(key)
 
 
+# Variants that leave the board alone and so combine with tri-level (docs/variants-tri-level.md).
+TRI_LEVEL_COMPANIONS: Final = frozenset({"tri-level", "alternating-placement", "power-vanguards"})
+
+
 def variant_parameters(
     variants: frozenset[str], *, clouds: str = "", crown: str = "", ablation_limit: str = ""
 ) -> dict[str, Any]:
     """Rules keyword arguments for the variants' parameters given as record tags."""
+    if "tri-level" in variants and not variants <= TRI_LEVEL_COMPANIONS:
+        others = ", ".join(sorted(variants - TRI_LEVEL_COMPANIONS))
+        raise ValueError(f"tri-level is played on its own board, not with {others}")
     return {
         "clouds": parse_square_list(clouds) if "clouded" in variants else frozenset(),
         "crown": parse_crown(crown) if "kaggas-crown" in variants else -1,

@@ -1,0 +1,281 @@
+"""Pictures of tri-level positions: an SVG of the three levels and a monospace text diagram."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from xml.sax.saxutils import escape
+
+from rules.board import REGION, ROWS
+from rules.board import ijk as flat_ijk
+from rules.diagram import cell_token
+from rules.notation import ENGLISH, Notation
+from rules.position import CAPTURED, COLOR_NAMES, IS_CARRIER, Move, Position
+from rules.svg import BORDER_FILL, REGION_FILL, SIDE_FILL, SIDE_TEXT, ZOC_FILL
+from rules.trilevel import CELL_NAME, CELLS_OF_LEVEL, FLAT_OF, FLOOR, LEVEL_OF, LEVELS, ZOC
+
+_KEYS = ("", "Fe", "L", "S", "Fl", "V", "B")
+COVERED_FILL = "#8d8d8d"
+UPPER_FILL = ("", "", "#dfe7d8", "#f3e7c4")
+COLOR = ("green", "gold")
+
+
+def edge(level: int) -> int:
+    """Triangles per edge of a level: 9, 6, 3."""
+    return 12 - 3 * level
+
+
+def level_place(c: int) -> tuple[int, int]:
+    """(row from the level's own apex, position in that row from the west) of a cell."""
+    lv = LEVEL_OF[c]
+    i, j, k = (x - (lv - 1) for x in flat_ijk(FLAT_OF[c]))
+    n = edge(lv)
+    up = i + j + k == n - 1
+    return n - 1 - i, 2 * j + (0 if up else 1)
+
+
+class Layout:
+    """Where each level is drawn: the bottom level on the left, the second level above the
+    third on the right, all with triangles of one size so that the columns line up."""
+
+    def __init__(self, size: int, margin: float = 24.0, gap: float = 28.0) -> None:
+        self.margin = margin
+        self.side = (size - 2 * margin - gap) / 15
+        self.h = self.side * math.sqrt(3) / 2
+        self.width = size
+        title = 16.0
+        s, h = self.side, self.h
+        self.height = int(2 * margin + title + 9 * h + title)
+        right = margin + 9 * s + gap
+        # (x of the apex, y of the apex) per level
+        self.apex = {
+            1: (margin + 4.5 * s, margin + title),
+            2: (right + 3 * s, margin + title),
+            3: (right + 1.5 * s, margin + 2 * title + 6 * h),
+        }
+
+    def points(self, c: int) -> list[tuple[float, float]]:
+        s, h = self.side, self.h
+        ax, ay = self.apex[LEVEL_OF[c]]
+        r0, p = level_place(c)
+        x0 = ax - r0 * s / 2
+        top = ay + r0 * h
+        x = x0 + (p // 2) * s
+        if p % 2 == 0:
+            return [(x, top), (x - s / 2, top + h), (x + s / 2, top + h)]
+        return [(x, top), (x + s, top), (x + s / 2, top + h)]
+
+    def centre(self, c: int) -> tuple[float, float]:
+        pts = self.points(c)
+        return sum(p[0] for p in pts) / 3, sum(p[1] for p in pts) / 3
+
+
+def _fmt(v: float) -> str:
+    return f"{v:.1f}".rstrip("0").rstrip(".")
+
+
+def _poly(pts: list[tuple[float, float]]) -> str:
+    return " ".join(f"{_fmt(x)},{_fmt(y)}" for x, y in pts)
+
+
+def _id(c: int) -> str:
+    # ':' may not appear in an XML id; the bottom level keeps the flat board's ids (sq-E37)
+    # so that the viewer's scripts find its squares.
+    return "sq-" + CELL_NAME[c].replace(":", "-")
+
+
+def render_trilevel_svg(
+    pos: Position, *, last: Move | None = None, size: int = 600, labels: bool = True
+) -> str:
+    """A standalone SVG of a tri-level position: three levels, pieces, zones, last move."""
+    lay = Layout(size)
+    s, h = lay.side, lay.h
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {lay.width} {lay.height}" '
+        f'width="{lay.width}" height="{lay.height}" class="kz-board kz-tri-level" role="img" '
+        'aria-label="Klin Zha tri-level board">',
+        "<style>.sq{stroke:#555;stroke-width:1}.zoc{fill-opacity:.28;pointer-events:none}"
+        ".lbl{font:7px sans-serif;fill:#666;pointer-events:none}"
+        ".ttl{font:bold 12px sans-serif;fill:#333}"
+        ".pc{font:bold 10px sans-serif;text-anchor:middle;dominant-baseline:central;"
+        "pointer-events:none}.last{fill:none;stroke:#c62828;stroke-width:3}"
+        ".shadow{fill:none;stroke:#333;stroke-width:2;stroke-dasharray:4 3}</style>",
+    ]
+    for lv in LEVELS:
+        ax, ay = lay.apex[lv]
+        title = "Level 1 (bottom)" if lv == 1 else f"Level {lv}"
+        out.append(
+            f'<text class="ttl" x="{_fmt(ax)}" y="{_fmt(ay - 4)}" text-anchor="middle">'
+            f"{title}</text>"
+        )
+        out.append(f'<g class="level" data-level="{lv}">')
+        for c in CELLS_OF_LEVEL[lv]:
+            if lv == 1:
+                reg = REGION[c]
+                fill = REGION_FILL[reg] if reg is not None else BORDER_FILL
+                if FLOOR >> c & 1:
+                    fill = COVERED_FILL if pos.in_battle else fill
+            else:
+                fill = UPPER_FILL[lv]
+            name = CELL_NAME[c]
+            covered = " covered" if FLOOR >> c & 1 else ""
+            out.append(
+                f'<polygon id="{_id(c)}" data-square="{name}" data-level="{lv}" '
+                f'class="sq{covered}" points="{_poly(lay.points(c))}" fill="{fill}">'
+                f"<title>{name}</title></polygon>"
+            )
+        out.append("</g>")
+    # The footprint of each upper level on the one below it.
+    for lv in (2, 3):
+        outline = _footprint(lay, lv)
+        out.append(f'<polygon class="shadow" data-covers="{lv}" points="{_poly(outline)}"/>')
+    for side in (0, 1):
+        b = pos.blk[side]
+        if b < 0:
+            continue
+        zone = ZOC[b]
+        for c in _cells(zone):
+            out.append(
+                f'<polygon class="zoc zoc-{COLOR[side]}" data-square="{CELL_NAME[c]}" '
+                f'points="{_poly(lay.points(c))}" fill="{ZOC_FILL[side]}"/>'
+            )
+    if labels:
+        for lv in LEVELS:
+            for c in CELLS_OF_LEVEL[lv]:
+                x, y = lay.centre(c)
+                up = level_place(c)[1] % 2 == 0
+                dy = h * (0.2 if up else -0.16)
+                label = CELL_NAME[c].split(":")[-1]
+                out.append(
+                    f'<text class="lbl" x="{_fmt(x)}" y="{_fmt(y + dy)}" '
+                    f'text-anchor="middle">{label}</text>'
+                )
+    if last is not None:
+        for marked in (last.origin, last.dest):
+            if marked is None:
+                continue
+            out.append(
+                f'<polygon class="last" data-last="{CELL_NAME[marked]}" '
+                f'points="{_poly(lay.points(marked))}"/>'
+            )
+        if last.origin is not None:
+            (x1, y1), (x2, y2) = lay.centre(last.origin), lay.centre(last.dest)
+            out.append(
+                f'<line class="last last-move" x1="{_fmt(x1)}" y1="{_fmt(y1)}" '
+                f'x2="{_fmt(x2)}" y2="{_fmt(y2)}" stroke-dasharray="6 4"/>'
+            )
+    r = s * 0.2
+    for side in (0, 1):
+        g = pos.goal[side]
+        if g < 0:
+            continue
+        x, y = lay.centre(g)
+        code = pos.sq[g]
+        held = code != 0 and code >> 3 == side and IS_CARRIER[code & 7]
+        out.append(
+            f'<circle class="goal goal-{COLOR[side]}{" held" if held else ""}" '
+            f'data-square="{CELL_NAME[g]}" cx="{_fmt(x)}" cy="{_fmt(y)}" r="{_fmt(r * 1.45)}" '
+            f'fill="none" stroke="{SIDE_FILL[side]}" stroke-width="3"/>'
+        )
+        if not code:
+            out.append(
+                f'<text class="pc goal-key" x="{_fmt(x)}" y="{_fmt(y)}" '
+                f'fill="{SIDE_FILL[side]}">G</text>'
+            )
+    for lv in LEVELS:
+        for c in CELLS_OF_LEVEL[lv]:
+            code = pos.sq[c]
+            if not code:
+                continue
+            side, kind = code >> 3, code & 7
+            x, y = lay.centre(c)
+            out.append(
+                f'<g class="piece piece-{COLOR[side]}" data-square="{CELL_NAME[c]}" '
+                f'data-level="{lv}" data-kind="{_KEYS[kind]}">'
+                f'<circle cx="{_fmt(x)}" cy="{_fmt(y)}" r="{_fmt(r)}" fill="{SIDE_FILL[side]}" '
+                f'stroke="#222" stroke-width="1"/>'
+                f'<text class="pc" x="{_fmt(x)}" y="{_fmt(y)}" fill="{SIDE_TEXT[side]}">'
+                f"{escape(_KEYS[kind])}</text></g>"
+            )
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _footprint(lay: Layout, lv: int) -> list[tuple[float, float]]:
+    """The outline, drawn on level lv-1, of the triangles level lv covers."""
+    s, h = lay.side, lay.h
+    ax, ay = lay.apex[lv - 1]
+    # The covered triangles are those touching no edge of the level below, even at a corner:
+    # a triangle inset by one row on every side, so its apex is two rows down.
+    top_x, top_y = ax, ay + 2 * h
+    n = edge(lv)
+    return [(top_x, top_y), (top_x - n * s / 2, top_y + n * h), (top_x + n * s / 2, top_y + n * h)]
+
+
+def _cells(bb: int) -> list[int]:
+    out = []
+    while bb:
+        b = bb & -bb
+        out.append(b.bit_length() - 1)
+        bb ^= b
+    return out
+
+
+CELL = 3
+
+
+def render_trilevel_text(
+    pos: Position,
+    *,
+    last: Move | None = None,
+    last_text: str | None = None,
+    notation: Notation = ENGLISH,
+) -> str:
+    """Each level as a monospace triangle, bottom level first, with a legend and whose move."""
+    notation = replace(notation, tri_level=True)
+    lines = []
+    for lv in LEVELS:
+        n = edge(lv)
+        lines.append(f"Level {lv}" + (" (bottom; ':' covered by level 2)" if lv == 1 else ""))
+        rows: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+        for c in CELLS_OF_LEVEL[lv]:
+            r0, p = level_place(c)
+            rows[r0].append((p, c))
+        for r0, row in enumerate(rows):
+            body = ""
+            for _p, c in sorted(row):
+                token = cell_token(pos, c)
+                if token == "." and FLOOR >> c & 1:
+                    token = ":"
+                body += token.center(CELL)
+            label = ROWS[r0 + 9 - n] if lv == 1 else " "
+            lines.append(f"{label} " + " " * ((n - 1 - r0) * CELL) + body)
+        lines.append("")
+    lines.append("green: upper case (Fe L S Fl V B), gold: lower case; * holds its Goal,")
+    lines.append("+ shares its lying Goal, G/g a Goal lying alone.")
+    for side in (0, 1):
+        g = pos.goal[side]
+        where = "captured" if g == CAPTURED else ("not placed" if g < 0 else notation.square(g))
+        lines.append(f"{COLOR_NAMES[side]} Goal: {where}")
+    outcome = pos.final_outcome()
+    if outcome is not None:
+        lines.append(f"Battle over: {outcome.termination}, {outcome.winner_name} wins.")
+    else:
+        side, stage = pos.stage()
+        what = {"warrior": "to place a warrior", "goal": "to place the Goal"}.get(stage, "to move")
+        lines.append(f"Ply {pos.ply + 1}: {COLOR_NAMES[side]} {what}.")
+    if last_text is not None:
+        lines.append(f"Last move: {last_text}")
+    elif last is not None:
+        key = notation.key(last.kind)
+        if last.origin is None:
+            lines.append(f"Last move: {key}→{notation.square(last.dest)}")
+        else:
+            head = f"({key})" if last.carry else key
+            lines.append(
+                f"Last move: {head}@{notation.square(last.origin)} → {notation.square(last.dest)}"
+            )
+    return "\n".join(lines) + "\n"
+
+
+__all__ = ["Layout", "render_trilevel_svg", "render_trilevel_text"]
