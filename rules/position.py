@@ -40,7 +40,7 @@ SQUAD: Final = (0, 1, 1, 1, 2, 3, 1)
 CARRIERS: Final = frozenset((FENCER, LANCER, VANGUARD))
 IS_CARRIER: Final = (False, True, True, False, False, True, False, False)
 
-RULESETS: Final = ("laws", "loyd-1989")
+RULESETS: Final = ("laws", "loyd-1989", "italian-society")
 
 NO_SQUARE: Final = -1
 CAPTURED: Final = -2
@@ -225,6 +225,12 @@ class Position:
         The flat game records nothing there; a variant that records chance in the movetext
         (Kinta's spindle casts) overrides this and raises IllegalMoveError for a bad note.
         """
+
+    def end_tags_problem(self, tags: dict[str, str]) -> tuple[str, str | None] | None:
+        """What a record's end tags contradict beyond what the moves decide (reason, Article):
+        a ruleset with its own way of ending a battle (the Italian society's time-out count)
+        overrides this."""
+        return None
 
     # --- whose ply and what kind ------------------------------------------------------------
     def stage(self) -> tuple[int, str]:

@@ -35,9 +35,11 @@ TAG_ORDER: Final = (
     "Clouds",
     "Crown",
     "AblationLimit",
+    "Removed",
     "TimeControl",
     "Result",
     "Termination",
+    "Coin",
 )
 RESULTS: Final = ("green", "gold", "draw", "*")
 TERMINATIONS: Final = (

@@ -11,7 +11,12 @@ from rules.errors import IllegalMoveError, RecordError
 from rules.notation import Notation, decoration_warnings, describe_move, expected_decoration
 from rules.position import COLOR_NAMES, RULESETS, Move, Outcome, Position, Rules
 from rules.record import RESULTS, TERMINATIONS, Record, RecordPly, read_record
-from rules.variants import KNOWN_VARIANTS, SUPPORTED_VARIANTS, variant_parameters
+from rules.variants import (
+    KNOWN_VARIANTS,
+    SUPPORTED_VARIANTS,
+    combination_problem,
+    variant_parameters,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +84,22 @@ def rules_from_tags(tags: dict[str, str]) -> tuple[Rules, int]:
             raise IllegalMoveError(f"unknown variant {v!r}", "13")
         if v not in SUPPORTED_VARIANTS:
             raise IllegalMoveError(f"variant {v!r} is not supported by this engine yet", "13")
+    problem = combination_problem(ruleset, variants)
+    if problem is not None:
+        raise IllegalMoveError(problem, "13")
+    removed_text = tags.get("Removed", "").strip()
+    removed = 0
+    if removed_text:
+        if ruleset != "italian-society":
+            raise IllegalMoveError(
+                "a Removed warrior is the Italian society's Bach'san replay only", None
+            )
+        from rules.italian import parse_removed
+
+        try:
+            removed = parse_removed(removed_text)
+        except ValueError as exc:
+            raise IllegalMoveError(str(exc), "italian-society: tournament") from None
     first_name = tags.get("FirstPlacement", "green").strip().lower() or "green"
     if first_name not in COLOR_NAMES:
         raise IllegalMoveError(f"FirstPlacement must be green or gold, not {first_name!r}", "2.4")
@@ -91,7 +112,7 @@ def rules_from_tags(tags: dict[str, str]) -> tuple[Rules, int]:
         )
     except ValueError as exc:
         raise IllegalMoveError(str(exc), "13") from None
-    return Rules(ruleset, variants, **params), COLOR_NAMES.index(first_name)
+    return Rules(ruleset, variants, removed=removed, **params), COLOR_NAMES.index(first_name)
 
 
 def validate_text(text: str) -> Verdict:
@@ -124,6 +145,10 @@ def validate_record(record: Record) -> Verdict:
     outcome = pos.final_outcome()
     verdict = Verdict(accepted, None, warnings, outcome, result, pos)
     verdict.error = _check_tags(tags, outcome)
+    if verdict.error is None:
+        problem = pos.end_tags_problem(tags)
+        if problem is not None:
+            verdict.error = PlyError(None, None, problem[0], problem[1])
     return verdict
 
 

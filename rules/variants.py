@@ -87,3 +87,20 @@ def variant_parameters(
         "crown": parse_crown(crown) if "kaggas-crown" in variants else -1,
         "ablation_limit": parse_ablation_limit(ablation_limit) if "ablative" in variants else 0,
     }
+
+
+# Variants a ruleset plays with its own procedure instead (the Italian society places by its
+# own protocol, so the Laws' placement variants have nothing to change there).
+EXCLUDED_BY_RULESET: Final = {
+    "italian-society": frozenset(
+        {"alternating-placement", "forward-placement", "honor-in-setup", "reflective"}
+    ),
+}
+
+
+def combination_problem(ruleset: str, variants: frozenset[str]) -> str | None:
+    """Why a ruleset and a set of variants cannot be played together, or None."""
+    clash = sorted(variants & EXCLUDED_BY_RULESET.get(ruleset, frozenset()))
+    if clash:
+        return f"ruleset {ruleset!r} has its own placement protocol: not with {', '.join(clash)}"
+    return None

@@ -1,0 +1,491 @@
+"""Ruleset `italian-society`: the Italian Klin Zha Society's rules and its time-out count."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from rules.board import BIT, BOARD, FLY, NAME, NB, RAYS, REGION, REGION_BB
+from rules.errors import IllegalMoveError
+from rules.position import (
+    BLOCKADER,
+    COLOR_NAMES,
+    FENCER,
+    FLIER,
+    GOAL,
+    IS_CARRIER,
+    KIND_NAMES,
+    LANCER,
+    NO_SQUARE,
+    SWIFT,
+    VANGUARD,
+    WARRIOR_KINDS,
+    Move,
+    Position,
+    Rules,
+    _bits,
+)
+
+# Article names for the society's own rules: the numbered reminders of "RICORDATE CHE",
+# the placement protocol, the Flier's description and the tournament section.
+ART_PLACEMENT: Final = "italian-society: placement"
+ART_CARRIER: Final = "italian-society: carrier"
+ART_GOAL_ZOC: Final = "italian-society 6"
+ART_TRAP: Final = "italian-society 7"
+ART_FLIER: Final = "italian-society: Flier"
+ART_SETUP_SAFETY: Final = "italian-society 4"
+ART_COUNT: Final = "italian-society: tournament"
+
+# Points for a killed warrior at the time-out count; a trapped one counts half.
+COUNT_VALUE: Final = {VANGUARD: 2, LANCER: 4, FENCER: 6, SWIFT: 8, FLIER: 10, BLOCKADER: 0}
+# (Stored doubled so that half points stay integers; `TimeoutCount` halves them.)
+
+# The warrior a Bach'san die removes: the die's face is the warrior's ID of Appendix D.1.1.
+BACHSAN_KIND_OF_FACE: Final = {1: BLOCKADER, 2: FENCER, 3: VANGUARD, 4: LANCER, 5: FLIER, 6: SWIFT}
+
+
+def _flier_rays(sq: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(BIT[s] for s in ray[:6]) for ray in RAYS[sq])
+
+
+FLIER_RAYS: Final = [_flier_rays(s) for s in range(len(RAYS))]
+
+
+class ItalianPosition(Position):
+    """A battle under the Italian society's rules.
+
+    Setup: the first placer (the higher cast) places its Goal alone and then its declared
+    carrier; the second placer places its Goal, its carrier and the rest of its squad; the
+    first placer places the rest; the second placer moves first. Only the declared carrier
+    carries its Goal, and never again once killed. A Blockader may end its move with warriors
+    in its field, which stay trapped (cannot move) while it stays; it captures a lying Goal
+    only as its side's last warrior. A carried Goal crosses the enemy zone of control only
+    while it is in jeopardy. A Flier flies over warriors and zones but not over a Blockader.
+    Any move that leaves the own Goal in jeopardy is illegal (strict goal safety).
+    """
+
+    __slots__ = ("carrier",)
+
+    carrier: list[int]
+
+    def __init__(self, rules: Rules, first: int = 0) -> None:
+        super().__init__(rules, first)
+        self.carrier = [NO_SQUARE, NO_SQUARE]
+
+    def copy(self) -> ItalianPosition:
+        p = super().copy()
+        assert isinstance(p, ItalianPosition)
+        p.carrier = self.carrier[:]
+        return p
+
+    # --- the placement protocol ---------------------------------------------------------------
+    @property
+    def warriors_per_squad(self) -> int:
+        return sum(self.rules.squad)
+
+    @property
+    def setup_plies(self) -> int:
+        return 2 * self.warriors_per_squad + 2
+
+    def stage(self) -> tuple[int, str]:
+        ply = self.ply
+        first = self.first
+        second = 1 - first
+        n = self.warriors_per_squad
+        if ply >= 2 * n + 2:
+            return (second if (ply - 2 * n - 2) % 2 == 0 else first), "battle"
+        if ply == 0:
+            return first, "goal"
+        if ply == 1:
+            return first, "warrior"
+        if ply == 2:
+            return second, "goal"
+        if ply < 3 + n:
+            return second, "warrior"
+        return first, "warrior"
+
+    @property
+    def in_battle(self) -> bool:
+        return self.ply >= self.setup_plies
+
+    def _is_carrier_ply(self) -> bool:
+        return self.ply in (1, 3)
+
+    def _goal_squares(self, side: int) -> int:
+        """A Goal is placed alone, first, on an empty triangle of a region the enemy is not in;
+        that fixes the squad's region."""
+        taken = self.region[1 - side]
+        allowed = 0
+        for r in range(3):
+            if r != taken:
+                allowed |= REGION_BB[r]
+        occupied = self.occ[0] | self.occ[1] | self.goals_bb()
+        return allowed & ~occupied & ~self._goal_forbidden()
+
+    def _placement_moves_bb(self, side: int, kind: int) -> int:
+        if self._is_carrier_ply() and not IS_CARRIER[kind]:
+            return 0
+        region = self.region[side]
+        if region < 0:
+            return 0
+        free = REGION_BB[region] & ~(self.occ[0] | self.occ[1] | self.goals_bb())
+        free &= ~self._all_zoc()
+        ok = 0
+        for t in _bits(free):
+            if self._placement_problem(side, kind, t) is None:
+                ok |= BIT[t]
+        return ok
+
+    def _placement_problem(self, side: int, kind: int, t: int) -> str | None:
+        """Why `side` may not place a `kind` on `t` (given a free triangle of its region)."""
+        if kind == BLOCKADER:
+            z = NB[t]
+            if z & (self.occ[0] | self.occ[1]):
+                return "a warrior may not be placed inside a Blockader's field"
+            if z & self.goals_bb():
+                return "a Goal may not be placed inside a Blockader's field"
+            eb = self.blk[1 - side]
+            if eb >= 0 and z & NB[eb]:
+                return "the Blockaders' fields may not overlap"
+        if not self._honourable(side, kind, t):
+            return "a warrior may not be placed behind its own Blockader, between it and the Goal"
+        return None
+
+    def generate_legal_moves(self) -> list[Move]:
+        if self.outcome is not None:
+            return []
+        side, what = self.stage()
+        if what == "warrior":
+            out = []
+            for kind in WARRIOR_KINDS:
+                if self.kbb[side][kind].bit_count() < self.rules.squad[kind]:
+                    for t in _bits(self._placement_moves_bb(side, kind)):
+                        out.append(Move(None, t, kind))
+            return out
+        return super().generate_legal_moves()
+
+    def count_legal_moves(self) -> int:
+        if self.outcome is None and self.stage()[1] == "warrior":
+            return len(self.generate_legal_moves())
+        return super().count_legal_moves()
+
+    def _check_placement(self, move: Move, side: int, what: str) -> None:
+        t = move.dest
+        if what == "battle":
+            raise IllegalMoveError("placement is over; a warrior must move", "2.7")
+        if move.kind == GOAL:
+            if what != "goal":
+                raise IllegalMoveError(
+                    "the Goal is placed first, before the carrier and the squad", ART_PLACEMENT
+                )
+            if not self._goal_squares(side) & BIT[t]:
+                if self.sq[t] or self.goals_bb() & BIT[t]:
+                    raise IllegalMoveError("the Goal is placed alone on an empty triangle", "2.6")
+                if REGION[t] is None:
+                    raise IllegalMoveError(
+                        f"{NAME[t]} is a shared triangle, not used for placement", "2.2"
+                    )
+                if self.rules.cloud_bb & BIT[t]:
+                    raise IllegalMoveError("a Goal may not be placed in a cloud", "13.4")
+                raise IllegalMoveError(f"{NAME[t]} is in the region the enemy placed in", "2.5")
+            return
+        if what != "warrior":
+            raise IllegalMoveError("the Goal is placed first", ART_PLACEMENT)
+        if self._is_carrier_ply() and not IS_CARRIER[move.kind]:
+            raise IllegalMoveError(
+                "the warrior placed after the Goal is the declared carrier: a Fencer, Lancer "
+                "or Vanguard",
+                ART_CARRIER,
+            )
+        if self.kbb[side][move.kind].bit_count() >= self.rules.squad[move.kind]:
+            raise IllegalMoveError(
+                f"all of the squad's {KIND_NAMES[move.kind]}s are already placed", "2.11"
+            )
+        if self.sq[t]:
+            raise IllegalMoveError("destination is occupied", "3.3")
+        if self.goals_bb() & BIT[t]:
+            raise IllegalMoveError(
+                "the Goal is not loaded onto a warrior during placement", ART_CARRIER
+            )
+        region = self.region[side]
+        if not REGION_BB[region] & BIT[t]:
+            if REGION[t] is None:
+                raise IllegalMoveError(
+                    f"{NAME[t]} is a shared triangle, not used for placement", "2.2"
+                )
+            raise IllegalMoveError(f"{NAME[t]} is outside the region of this squad's Goal", "2.5")
+        if self._all_zoc() & BIT[t]:
+            raise IllegalMoveError(
+                "a warrior may not be placed inside a Blockader's field", ART_PLACEMENT
+            )
+        problem = self._placement_problem(side, move.kind, t)
+        if problem is not None:
+            raise IllegalMoveError(problem, ART_PLACEMENT)
+
+    def push(self, move: Move) -> None:
+        if move.origin is None:
+            side = self.stage()[0]
+            if move.kind == GOAL:
+                region = REGION[move.dest]
+                assert region is not None
+                self.region[side] = region
+            elif self._is_carrier_ply():
+                self.carrier[side] = move.dest
+        super().push(move)
+
+    # --- the battle ---------------------------------------------------------------------------
+    def _trap_zone(self) -> int:
+        return self._all_zoc()
+
+    def trapped(self) -> int:
+        """Warriors standing in a Blockader's field (Blockaders aside): they cannot move."""
+        blks = 0
+        for b in self.blk:
+            if b >= 0:
+                blks |= BIT[b]
+        return (self.occ[0] | self.occ[1]) & self._trap_zone() & ~blks
+
+    def _movable(self, side: int) -> int:
+        return self.occ[side] & ~self._trap_zone()
+
+    def _holder(self, side: int) -> int:
+        c = self.carrier[side]
+        return c if c >= 0 and self.goal[side] == c else NO_SQUARE
+
+    def _reach(self, o: int, kind: int, passable: int) -> int:
+        if kind != FLIER:
+            return super()._reach(o, kind, passable)
+        # Over warriors and fields, but not over a Blockader (of either side).
+        blks = 0
+        for b in self.blk:
+            if b >= 0:
+                blks |= BIT[b]
+        reach = 0
+        for ray in FLIER_RAYS[o]:
+            for step, b in enumerate(ray):
+                if step >= 2:
+                    reach |= b
+                if b & blks:
+                    break
+        return reach
+
+    def _dests(self, o: int, kind: int, side: int) -> int:
+        if kind != BLOCKADER:
+            return super()._dests(o, kind, side)
+        enemy = 1 - side
+        own = self.occ[side]
+        opp = self.occ[enemy]
+        eb = self.blk[enemy]
+        ezoc = NB[eb] if eb >= 0 else 0
+        passable = BOARD & ~(own | opp | ezoc | self.holes)
+        d = self._reach(o, kind, passable) & ~own & ~opp & ~ezoc & ~self.holes
+        if eb >= 0:
+            d &= ~BIT[eb]
+        g = self.goal[side]
+        if g >= 0:
+            d &= ~BIT[g]
+        eg = self.goal[enemy]
+        if eg >= 0 and own != BIT[o]:
+            # Only a Blockader left alone on the board may capture the enemy Goal.
+            d &= ~BIT[eg]
+        goals = self.goals_bb()
+        ok = 0
+        for t in _bits(d):
+            z = NB[t]
+            if z & goals or z & ezoc:
+                continue
+            ok |= BIT[t]
+        return ok
+
+    def _carry_dests(self, o: int, kind: int, side: int, dests: int) -> int:
+        forbidden = self._goal_forbidden()
+        if not self.is_in_jeopardy(side):
+            return dests & ~forbidden
+        # Under threat the carrier may take its Goal through the enemy's field (not into it).
+        enemy = 1 - side
+        own = self.occ[side]
+        eb = self.blk[enemy]
+        ezoc = NB[eb] if eb >= 0 else 0
+        passable = BOARD & ~(own | self.occ[enemy] | self.holes)
+        wide = self._reach(o, kind, passable) & ~own & ~ezoc & ~self.holes
+        if eb >= 0:
+            wide &= ~BIT[eb]
+        if self.rules.cloud_bb:
+            wide &= ~(self.rules.cloud_bb & self.occ[enemy])
+        return (dests | wide) & ~forbidden
+
+    def check_battle_move(self, side: int, move: Move) -> None:
+        o, t = move.origin, move.dest
+        assert o is not None
+        code = self.sq[o]
+        if code and code >> 3 == side and code & 7 == move.kind:
+            if self.trapped() & BIT[o]:
+                raise IllegalMoveError(
+                    f"the {KIND_NAMES[move.kind]} on {NAME[o]} is trapped in a Blockader's field",
+                    ART_TRAP,
+                )
+            d = self._dests(o, move.kind, side)
+            if move.carry:
+                if self._holder(side) != o and IS_CARRIER[move.kind] and self.goal[side] == o:
+                    raise IllegalMoveError(
+                        "only the declared carrier carries the Goal", ART_CARRIER
+                    )
+                legal = self._carry_dests(o, move.kind, side, d) if self._holder(side) == o else 0
+            else:
+                legal = d
+            if legal & BIT[t]:
+                return
+            if move.kind == FLIER and FLY[o] & ~self._reach(o, FLIER, 0) & BIT[t]:
+                raise IllegalMoveError("a Flier may not fly over a Blockader", ART_FLIER)
+        super().check_battle_move(side, move)
+        kind = code & 7
+        if kind == FLIER:
+            raise IllegalMoveError("a Flier may not fly over a Blockader", ART_FLIER)
+        if kind == BLOCKADER and self.goal[1 - side] == t:
+            raise IllegalMoveError(
+                "a Blockader captures the enemy Goal only as its side's last warrior", ART_TRAP
+            )
+        raise IllegalMoveError("not allowed by the Italian society's rules", ART_TRAP)
+
+    def push_battle_move(self, side: int, move: Move) -> None:
+        o = move.origin
+        assert o is not None
+        enemy = 1 - side
+        if self.carrier[enemy] == move.dest and self.sq[move.dest]:
+            self.carrier[enemy] = NO_SQUARE
+        if self.carrier[side] == o:
+            self.carrier[side] = move.dest
+        super().push_battle_move(side, move)
+
+    # --- goal safety (strict) -----------------------------------------------------------------
+    def _attacks_goal(self, attacker: int) -> bool:
+        g = self.goal[1 - attacker]
+        if g < 0:
+            return False
+        gb = BIT[g]
+        sqs = self.sq
+        return any(
+            self._dests(o, sqs[o] & 7, attacker) & gb for o in _bits(self._movable(attacker))
+        )
+
+    def is_in_jeopardy(self, side: int) -> bool:
+        return self._attacks_goal(1 - side)
+
+    def is_battle_move_safe(self, side: int, o: int, t: int, kind: int, carry: bool) -> bool:
+        if self.goal[1 - side] == t:
+            return True
+        after = self.copy()
+        after.push_battle_move(side, Move(o, t, kind, carry))
+        return not after._attacks_goal(1 - side)
+
+    def has_safe_move(self) -> bool:
+        # A setup that leaves the Goal open is placed again (reminder 4), never a deadlock.
+        if self.outcome is None and not self.in_battle:
+            return self.count_legal_moves() > 0
+        return super().has_safe_move()
+
+    def _needs_safety_check(self) -> bool:
+        return self.ply >= self.setup_plies - 1
+
+    def is_safe(self, move: Move) -> bool:
+        side, what = self.stage()
+        if what == "battle":
+            assert move.origin is not None
+            return self.is_battle_move_safe(side, move.origin, move.dest, move.kind, move.carry)
+        if self.ply != self.setup_plies - 1:
+            return True
+        # The first placer's last placement: the second placer moves next (reminder 4).
+        return not self.apply(move).is_in_jeopardy(side)
+
+    def end_tags_problem(self, tags: dict[str, str]) -> tuple[str, str | None] | None:
+        return tag_problem(self, tags)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ItalianPosition):
+            return NotImplemented
+        return Position.__eq__(self, other) and self.carrier == other.carrier
+
+    def __hash__(self) -> int:
+        return hash((Position.__hash__(self), tuple(self.carrier)))
+
+
+@dataclass(frozen=True, slots=True)
+class TimeoutCount:
+    """The time-out count: each side's points for enemy warriors killed (whole) and trapped
+    (half), doubled so that halves stay integers; `winner` None on a tie (a coin decides)."""
+
+    doubled: tuple[int, int]
+
+    @property
+    def points(self) -> tuple[float, float]:
+        return self.doubled[0] / 2, self.doubled[1] / 2
+
+    @property
+    def winner(self) -> int | None:
+        a, b = self.doubled
+        return None if a == b else (0 if a > b else 1)
+
+    def describe(self) -> str:
+        g, o = (_fmt(p) for p in self.points)
+        return f"time-out count green {g}, gold {o}"
+
+
+def _fmt(points: float) -> str:
+    whole = int(points)
+    return f"{whole}½" if points != whole else str(whole)
+
+
+def timeout_count(pos: Position) -> TimeoutCount:
+    """Count a battle stopped at time-out: killed enemy warriors score their value, enemy
+    warriors trapped in a Blockader's field half of it (Vanguard 1, Lancer 2, Fencer 3,
+    Swift 4, Flier 5)."""
+    squad = pos.rules.squad
+    zones = 0
+    for b in pos.blk:
+        if b >= 0:
+            zones |= NB[b]
+    doubled = [0, 0]
+    for side in (0, 1):
+        enemy = 1 - side
+        for kind in WARRIOR_KINDS:
+            on_board = pos.kbb[enemy][kind]
+            killed = squad[kind] - on_board.bit_count()
+            trapped = (on_board & zones).bit_count()
+            doubled[side] += killed * COUNT_VALUE[kind] + trapped * COUNT_VALUE[kind] // 2
+    return TimeoutCount((doubled[0], doubled[1]))
+
+
+def parse_removed(text: str) -> int:
+    """The kind named by a `Removed` tag (an English key or a warrior's name); 0 if blank."""
+    key = text.strip().lower()
+    if not key:
+        return 0
+    for kind in WARRIOR_KINDS:
+        if key in (KIND_NAMES[kind].lower(), ("fe", "l", "s", "fl", "v", "b")[kind - 1]):
+            return kind
+    raise ValueError(f"Removed must name a warrior (Fe, L, S, Fl, V, B), not {text!r}")
+
+
+def tag_problem(pos: Position, tags: dict[str, str]) -> tuple[str, str | None] | None:
+    """What a finished record's tags contradict under the society's tournament rules: no
+    draws, and a battle ended by time is won by the count (a tie by the `Coin` tag)."""
+    result = tags.get("Result", "*").strip().lower() or "*"
+    if result == "draw":
+        return "the Italian society's tournaments have no draws", ART_COUNT
+    term = tags.get("Termination", "").strip().lower()
+    if term != "time" or pos.outcome is not None or result == "*":
+        return None
+    count = timeout_count(pos)
+    winner = count.winner
+    if winner is None:
+        coin = tags.get("Coin", "").strip().lower()
+        if coin not in COLOR_NAMES:
+            return f"{count.describe()} is a tie: a Coin tag (green or gold) must say who won", (
+                ART_COUNT
+            )
+        expected = coin
+    else:
+        expected = COLOR_NAMES[winner]
+    if result != expected:
+        return f"{count.describe()}: the winner is {expected}, not {result}", ART_COUNT
+    return None
