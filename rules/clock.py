@@ -187,6 +187,8 @@ def adjudicate(record: Record, adjustments: tuple[Adjustment, ...] = ()) -> Cloc
         need = tc.requirement_after(completed)
         if need == -1:
             continue
+        if tags.get("Ruleset", "").strip().lower() == "italian-society":
+            return _italian_count(record, index)
         what = "all moves" if need is None else f"{need} moves"
         return ClockDecision(
             "time",
@@ -196,6 +198,23 @@ def adjudicate(record: Record, adjustments: tuple[Adjustment, ...] = ()) -> Cloc
             f"moves; its period requires {what}",
         )
     return NO_DECISION
+
+
+def _italian_count(record: Record, index: int) -> ClockDecision:
+    """The Italian society's time-out: the battle's time is up, and the count of killed and
+    trapped warriors decides (a tie goes to the coin), not whose flag fell."""
+    from rules.italian import ART_COUNT, timeout_count
+    from rules.validate import validate_record
+
+    tags = {k: v for k, v in record.tags.items() if k not in ("Result", "Termination", "Coin")}
+    verdict = validate_record(Record(tags, record.plies[:index]))
+    if verdict.position is None or not verdict.valid:
+        raise ClockError("the record must be valid up to the time-out to count it")
+    count = timeout_count(verdict.position)
+    if count.winner is None:
+        return ClockDecision("coin", None, ART_COUNT, f"{count.describe()}: a coin decides")
+    loser = COLOR_NAMES[1 - count.winner]
+    return ClockDecision("count", loser, ART_COUNT, f"{count.describe()}: {loser} loses")
 
 
 def _tagged_flag(side: int, ply_text: str, turns: list[PlyTurn]) -> tuple[int, int, int]:

@@ -440,6 +440,33 @@ def test_random_games_validate_and_time_out_tags_follow_the_count():
         assert not bad.valid and "time-out count" in bad.error.reason
 
 
+def test_clock_time_out_is_decided_by_the_count():
+    from rules.clock import adjudicate
+
+    for seed in range(40):
+        moves = random_game(seed)
+        if len(moves) < 40:
+            continue
+        record = read_record(_record_text(moves, tags={"TimeControl": "600"}))
+        # Gold's flag falls after ply 40: the count of the position then decides, whoever
+        # flagged.
+        record.tags["Flag"] = "gold"
+        record.tags["FlagPly"] = "40"
+        decision = adjudicate(record)
+        pos = validate_text(_record_text(moves[:39])).position
+        count = timeout_count(pos)
+        if count.winner is None:
+            assert (decision.decision, decision.loser) == ("coin", None)
+        else:
+            assert decision.decision == "count"
+            assert decision.loser == ("green", "gold")[1 - count.winner]
+        laws = read_record(_record_text(moves, tags={"TimeControl": "600"}))
+        laws.tags.update(Ruleset="laws", Flag="gold", FlagPly="40")
+        assert adjudicate(laws).decision == "time"
+        return
+    pytest.fail("no long enough game")
+
+
 def test_no_draws_in_the_society():
     moves = random_game(3)
     verdict = validate_text(_record_text(moves, tags={"Result": "draw"}))
