@@ -10,6 +10,7 @@ two apart) and otherwise let the higher-ranked player place first. Scores may be
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from itertools import chain, groupby
 
@@ -18,23 +19,54 @@ from tournaments.pairing.base import Pairing, PairingPlayer, RoundPairing
 # Called with (fraction done, what is being done) while a round is paired.
 Progress = Callable[[float, str], None]
 
-
-def _wants(p: PairingPlayer) -> int:
-    """+2 must place first, +1 prefers to, 0 no preference, -1 prefers second, -2 must."""
-    if p.balance <= -2 or p.placements[-2:] == ("S", "S"):
-        return 2
-    if p.balance >= 2 or p.placements[-2:] == ("F", "F"):
-        return -2
-    if p.balance < 0 or (p.placements and p.placements[-1] == "S"):
-        return 1
-    if p.balance > 0 or (p.placements and p.placements[-1] == "F"):
-        return -1
-    return 0
+# How many more possible partners a player looks at for one denying a weaker preference.
+_LOOK_FURTHER = 64
 
 
-def _placement_clash(a: PairingPlayer, b: PairingPlayer) -> bool:
-    wa, wb = _wants(a), _wants(b)
-    return (wa == 2 and wb == 2) or (wa == -2 and wb == -2)
+def placement_preference(placements: tuple[str, ...]) -> tuple[str, int]:
+    """The placement a player should get next, read like the FIDE colour preference (C.04.1
+    A.6): ('F' or 'S' or '', strength) with strength 3 absolute (more than one apart, or the
+    same placement twice running), 2 strong (one apart), 1 mild (alternate), 0 none."""
+    diff = placements.count("F") - placements.count("S")
+    if diff > 0:
+        side = "S"
+    elif diff < 0:
+        side = "F"
+    elif placements:
+        side = "F" if placements[-1] == "S" else "S"
+    else:
+        return "", 0
+    if abs(diff) > 1 or placements[-2:] in (("F", "F"), ("S", "S")):
+        return side, 3
+    return side, 2 if abs(diff) == 1 else 1
+
+
+class _Rules:
+    """Who may meet whom this round, and what a pair costs in placement preferences."""
+
+    def __init__(self, players: Iterable[PairingPlayer], forbid_club: bool, balanced: bool):
+        self.forbid_club = forbid_club
+        self.balanced = balanced
+        self.strict = True
+        self.pref = {p.id: placement_preference(p.placements) for p in players}
+
+    def ok(self, a: PairingPlayer, b: PairingPlayer) -> bool:
+        if not _compatible(a, b, self.forbid_club):
+            return False
+        if self.strict and self.balanced:
+            (sa, wa), (sb, wb) = self.pref[a.id], self.pref[b.id]
+            # Two players who must both place first (or second) cannot meet (FIDE C.04.3 C3).
+            return not (wa == 3 and wb == 3 and sa == sb)
+        return True
+
+    def clash(self, a: PairingPlayer, b: PairingPlayer) -> int:
+        """What this pair costs in placement preferences: 0 when both get theirs, else 4 for
+        a denied mild preference, 5 strong, 6 absolute (the weaker of the two is denied).
+        Like FIDE C.04.3 C12 before C13, fewer denied players count before their strength."""
+        if not self.balanced:
+            return 0
+        (sa, wa), (sb, wb) = self.pref[a.id], self.pref[b.id]
+        return 3 + min(wa, wb) if sa and sa == sb else 0
 
 
 def _compatible(a: PairingPlayer, b: PairingPlayer, forbid_club: bool) -> bool:
@@ -46,39 +78,77 @@ def _compatible(a: PairingPlayer, b: PairingPlayer, forbid_club: bool) -> bool:
 
 
 def _order(a: PairingPlayer, b: PairingPlayer, balanced: bool) -> Pairing:
-    """Who places first: the stronger placement need, else the higher-ranked player."""
+    """Who places first, by the FIDE colour allocation rules (C.04.3 E.1-E.5) read as
+    placement: both preferences when they differ, else the stronger one, else alternate from
+    the last round in which the two placed differently, else the higher-ranked player's."""
+    high, low = (a, b) if a.rank < b.rank else (b, a)
     if balanced:
-        wa, wb = _wants(a), _wants(b)
-        if wa != wb:
-            return Pairing(a.id, b.id) if wa > wb else Pairing(b.id, a.id)
-    return Pairing(a.id, b.id) if a.rank < b.rank else Pairing(b.id, a.id)
+        (sh, wh), (sl, wl) = (
+            placement_preference(high.placements),
+            placement_preference(low.placements),
+        )
+        if sh and sl and sh != sl:
+            return _first(high, low, sh)
+        if sh != sl:  # exactly one has a preference
+            return _first(high, low, sh) if sh else _first(low, high, sl)
+        if sh:
+            if wh != wl:
+                return _first(high, low, sh) if wh > wl else _first(low, high, sl)
+            if wh == 3 and abs(high.balance) != abs(low.balance):
+                # both absolute: the wider placement difference wins
+                if abs(high.balance) > abs(low.balance):
+                    return _first(high, low, sh)
+                return _first(low, high, sl)
+            for x, y in zip(reversed(high.placements), reversed(low.placements), strict=False):
+                if x != y:
+                    # alternate from the last time they placed differently
+                    return Pairing(high.id, low.id) if x == "S" else Pairing(low.id, high.id)
+            return _first(high, low, sh)
+    return Pairing(high.id, low.id)
+
+
+def _first(granted: PairingPlayer, other: PairingPlayer, side: str) -> Pairing:
+    return Pairing(granted.id, other.id) if side == "F" else Pairing(other.id, granted.id)
+
+
+def _partner(
+    a: PairingPlayer, candidates: Iterable[PairingPlayer], used: set[int], rules: _Rules
+) -> PairingPlayer | None:
+    """The first free candidate `a` may meet that denies no placement preference, else the one
+    denying the weakest (mild before strong); the search past the first possible partner is
+    bounded so that a bracket where everyone wants the same placement stays linear."""
+    best, best_cost, looked = None, 7, 0
+    for b in candidates:
+        if b.id in used or not rules.ok(a, b):
+            continue
+        cost = rules.clash(a, b)
+        if cost < best_cost:
+            best, best_cost = b, cost
+            if cost == 0:
+                break
+        looked += 1
+        if looked > _LOOK_FURTHER:
+            break
+    return best
 
 
 def _pair_bracket(
-    pool: list[PairingPlayer], forbid_club: bool, balanced: bool, strict_colour: bool
+    pool: list[PairingPlayer], rules: _Rules
 ) -> tuple[list[tuple[PairingPlayer, PairingPlayer]], list[PairingPlayer]]:
     """Top half against bottom half, each S1 player taking the nearest compatible S2 player
-    to its own position; then what is left pairs among itself; the rest floats down."""
+    to its own position (one whose placement preference differs, where there is one); what is
+    left pairs among itself; then augmenting paths pair as many of the rest as can be paired
+    within the bracket. Whoever is still unpaired floats down."""
     k = len(pool) // 2
     s1, s2 = pool[:k], pool[k:]
     used: set[int] = set()
     pairs = []
     left = []
-
-    def ok(a: PairingPlayer, b: PairingPlayer) -> bool:
-        if not _compatible(a, b, forbid_club):
-            return False
-        return not (strict_colour and balanced and _placement_clash(a, b))
-
+    n = len(s2)
     for i, a in enumerate(s1):
-        partner = None
-        n = len(s2)
         # S2's player at the same position first, then those below, then those above.
-        for j in chain(range(i, n), range(min(i, n) - 1, -1, -1)):
-            b = s2[j]
-            if b.id not in used and ok(a, b):
-                partner = b
-                break
+        order = (s2[j] for j in chain(range(i, n), range(min(i, n) - 1, -1, -1)))
+        partner = _partner(a, order, used, rules)
         if partner is None:
             left.append(a)
         else:
@@ -86,25 +156,139 @@ def _pair_bracket(
             pairs.append((a, partner))
     rest = left + [b for b in s2 if b.id not in used]
     rest.sort(key=lambda p: (-p.score, p.rank))
-    floats = []
-    while rest:
-        a = rest.pop(0)
-        for idx, b in enumerate(rest):
-            if ok(a, b):
-                pairs.append((a, b))
-                rest.pop(idx)
+    taken: set[int] = set()
+    for idx, a in enumerate(rest):
+        if a.id in taken:
+            continue
+        b = _partner(a, rest[idx + 1 :], taken, rules)
+        if b is not None:
+            taken |= {a.id, b.id}
+            pairs.append((a, b))
+    floats = [p for p in rest if p.id not in taken]
+    if len(floats) > 1:
+        pairs, floats = _complete(pool, pairs, rules)
+    return _improve(pairs, rules), floats
+
+
+def _improve(
+    pairs: list[tuple[PairingPlayer, PairingPlayer]], rules: _Rules
+) -> list[tuple[PairingPlayer, PairingPlayer]]:
+    """Swap partners between two pairs where that denies fewer or weaker placement
+    preferences without widening any score difference: the greedy choice above cannot see
+    that a later player is left only partners wanting the same placement."""
+    if not rules.balanced:
+        return pairs
+    pairs = list(pairs)
+    cost = [rules.clash(a, b) for a, b in pairs]
+    for i in range(len(pairs)):
+        j = 0
+        while cost[i] and j < len(pairs):
+            a, b = pairs[i]
+            c, d = pairs[j]
+            spread = abs(a.score - b.score) + abs(c.score - d.score)
+            for x, y, u, v in ((a, c, b, d), (a, d, b, c)):
+                if j == i or not (rules.ok(x, y) and rules.ok(u, v)):
+                    continue
+                if abs(x.score - y.score) + abs(u.score - v.score) > spread:
+                    continue
+                cx, cu = rules.clash(x, y), rules.clash(u, v)
+                if cx + cu < cost[i] + cost[j]:
+                    pairs[i], pairs[j] = (x, y), (u, v)
+                    cost[i], cost[j] = cx, cu
+                    break
+            j += 1
+    return pairs
+
+
+def _complete(
+    players: list[PairingPlayer],
+    pairs: list[tuple[PairingPlayer, PairingPlayer]],
+    rules: _Rules,
+) -> tuple[list[tuple[PairingPlayer, PairingPlayer]], list[PairingPlayer]]:
+    """Grow `pairs` to a maximum set of pairs among `players` (sorted by score, then rank) by
+    augmenting paths (Edmonds), trying the highest-placed unpaired players first. An augmenting
+    path re-pairs only the few players along it, so the pairs made before mostly stand, and
+    neighbours are tried nearest in the order first, so paths stay within close scores."""
+    index = {p.id: i for i, p in enumerate(players)}
+    m = len(players)
+    mate = [-1] * m
+    for a, b in pairs:
+        mate[index[a.id]] = index[b.id]
+        mate[index[b.id]] = index[a.id]
+    for root in range(m):
+        if mate[root] == -1:
+            _augment(players, mate, root, rules)
+    out = [(players[i], players[j]) for i, j in enumerate(mate) if j > i]
+    return out, [players[i] for i in range(m) if mate[i] == -1]
+
+
+def _augment(players: list[PairingPlayer], mate: list[int], root: int, rules: _Rules) -> bool:
+    """One augmenting path from the unpaired `root` by Edmonds' blossom search; True when
+    found (`mate` then pairs one more couple)."""
+    m = len(players)
+    parent = [-1] * m
+    base = list(range(m))
+    seen = [False] * m
+    seen[root] = True
+    queue = deque([root])
+
+    def lca(a: int, b: int) -> int:
+        on_path = [False] * m
+        while True:
+            a = base[a]
+            on_path[a] = True
+            if mate[a] == -1:
                 break
-        else:
-            floats.append(a)
-    return pairs, floats
+            a = parent[mate[a]]
+        while True:
+            b = base[b]
+            if on_path[b]:
+                return b
+            b = parent[mate[b]]
+
+    def mark(v: int, b: int, child: int, blossom: list[bool]) -> None:
+        while base[v] != b:
+            blossom[base[v]] = blossom[base[mate[v]]] = True
+            parent[v] = child
+            child = mate[v]
+            v = parent[mate[v]]
+
+    while queue:
+        v = queue.popleft()
+        pv = players[v]
+        for d in range(1, m):
+            for to in (v - d, v + d):
+                if to < 0 or to >= m or base[v] == base[to] or mate[v] == to:
+                    continue
+                if not rules.ok(pv, players[to]):
+                    continue
+                if to == root or (mate[to] != -1 and parent[mate[to]] != -1):
+                    b = lca(v, to)
+                    blossom = [False] * m
+                    mark(v, b, to, blossom)
+                    mark(to, b, v, blossom)
+                    for i in range(m):
+                        if blossom[base[i]]:
+                            base[i] = b
+                            if not seen[i]:
+                                seen[i] = True
+                                queue.append(i)
+                elif parent[to] == -1:
+                    parent[to] = v
+                    if mate[to] == -1:
+                        while to != -1:
+                            up = parent[to]
+                            nxt = mate[up]
+                            mate[to], mate[up] = up, to
+                            to = nxt
+                        return True
+                    seen[mate[to]] = True
+                    queue.append(mate[to])
+    return False
 
 
 def _pair_groups(
-    groups: list[list[PairingPlayer]],
-    forbid_club: bool,
-    balanced: bool,
-    strict_colour: bool,
-    progress: Progress | None = None,
+    groups: list[list[PairingPlayer]], rules: _Rules, progress: Progress | None = None
 ) -> tuple[list[tuple[PairingPlayer, PairingPlayer]], list[PairingPlayer], list[str]]:
     pairs: list[tuple[PairingPlayer, PairingPlayer]] = []
     carry: list[PairingPlayer] = []
@@ -113,7 +297,7 @@ def _pair_groups(
         if progress is not None:
             progress(i / len(groups), f"score group {i + 1} of {len(groups)}")
         pool = sorted(carry + group, key=lambda p: (-p.score, p.rank))
-        got, carry = _pair_bracket(pool, forbid_club, balanced, strict_colour)
+        got, carry = _pair_bracket(pool, rules)
         pairs.extend(got)
         for p in carry:
             notes.append(f"player {p.id} ({_fmt(p.score)}) floats down")
@@ -124,28 +308,6 @@ def _fmt(x: float) -> str:
     return f"{x:g}"
 
 
-def _exact(
-    players: list[PairingPlayer], forbid_club: bool
-) -> list[tuple[PairingPlayer, PairingPlayer]] | None:
-    """A perfect matching without rematches, preferring close scores and ranks, or None.
-    Used only when the score-group pass leaves players it could not pair."""
-    import networkx as nx
-
-    g = nx.Graph()
-    g.add_nodes_from(p.id for p in players)
-    by_id = {p.id: p for p in players}
-    top = max((abs(p.score) for p in players), default=0) + len(players) + 1
-    for i, a in enumerate(players):
-        for b in players[i + 1 :]:
-            if _compatible(a, b, forbid_club):
-                weight = 1000 * top - 100 * abs(a.score - b.score) - abs(a.rank - b.rank) / 1000
-                g.add_edge(a.id, b.id, weight=weight)
-    match = nx.max_weight_matching(g, maxcardinality=True)
-    if 2 * len(match) != len(players):
-        return None
-    return [(by_id[a], by_id[b]) for a, b in match]
-
-
 def _try_pair(
     players: list[PairingPlayer],
     forbid_club: bool,
@@ -154,20 +316,21 @@ def _try_pair(
 ) -> tuple[list[tuple[PairingPlayer, PairingPlayer]], list[str]] | None:
     ordered = sorted(players, key=lambda p: (-p.score, p.rank))
     groups = [list(g) for _, g in groupby(ordered, key=lambda p: p.score)]
+    rules = _Rules(ordered, forbid_club, balanced)
+    pairs, left, notes = _pair_groups(groups, rules, progress)
+    if not left:
+        return pairs, notes
+    # The lowest bracket cannot be paired: re-pair along augmenting paths over the whole
+    # field, nearest scores first, which changes a few pairs above instead of merging groups.
     for strict in (True, False):
-        # Merge score groups from the bottom until the bottom pairs (floaters move up).
-        merged = list(groups)
-        while merged:
-            pairs, left, notes = _pair_groups(merged, forbid_club, balanced, strict, progress)
-            if not left:
-                return pairs, notes
-            if len(merged) == 1:
-                break
-            merged = merged[:-2] + [merged[-2] + merged[-1]]
-    exact = _exact(ordered, forbid_club)
-    if exact is None:
-        return None
-    return exact, ["paired by a global matching: the score groups alone could not be paired"]
+        rules.strict = strict
+        pairs, left = _complete(ordered, pairs, rules)
+        if not left:
+            note = "the lowest score group could not be paired: a few pairs above were changed"
+            if not strict:
+                note += ", and two players who both must place first or second meet"
+            return pairs, [*notes, note]
+    return None
 
 
 def pair_swiss(

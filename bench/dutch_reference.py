@@ -1,0 +1,66 @@
+"""The FIDE Dutch reference (py4swiss, a port of bbpPairings) pairing a simulated event's round."""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from py4swiss.engines import DutchEngine
+from py4swiss.trf import TrfParser
+
+from tournaments.pairing import Pairing, PairingPlayer, RoundPairing
+from tournaments.pairing.simulate import Event
+from tournaments.trf import TrfGame, TrfPlayer, TrfTournament, write_trf
+
+# bbpPairings reads the shifted point system from BB? lines, JaVaFo and py4swiss from XXS:
+# every result gains 1/2, so a draw (-1/2) is 0 and no score is negative.
+XXS = "XXS WW=1.5 BW=1.5 WD=0.0 BD=0.0 WL=0.5 BL=0.5 ZPB=0.5 HPB=0.5 FPB=1.5 PAB=1.5 FW=1.5 FL=0.5"
+COLOUR = {"F": "w", "S": "b", "-": "-"}
+
+
+def event_trf(event: Event, present: list[PairingPlayer], rounds: int) -> str:
+    """The event so far as a shifted TRF; players not in `present` sit the next round out."""
+    t = TrfTournament(name="Simulated Klin Zha event", rounds=rounds)
+    for pid, p in event.players.items():
+        games = [
+            TrfGame(rnd, g.opponent, COLOUR[g.placement], g.code)
+            for rnd, g in enumerate(event.history[pid], start=1)
+        ]
+        # A rank keeps the line full length: py4swiss refuses a line cut short of column 89.
+        t.players.append(
+            TrfPlayer(p.rank, f"Player {pid}", points=p.score, rank=p.rank, games=games)
+        )
+    here = {p.id for p in present}
+    away = [str(pid) for pid in event.players if pid not in here]
+    t.extra.append(XXS)
+    # XXZ takes a list of start numbers; long lists are split over several lines.
+    for i in range(0, len(away), 20):
+        t.extra.append("XXZ " + " ".join(away[i : i + 20]))
+    return write_trf(t, shift=True)
+
+
+@dataclass(slots=True)
+class ReferenceRun:
+    result: RoundPairing
+    seconds: float  # the engine's own work: reading the TRF and pairing
+
+
+def pair_reference(event: Event, present: list[PairingPlayer], rounds: int) -> ReferenceRun:
+    """Pair the next round of `event` with py4swiss' FIDE Dutch engine (start rank = id)."""
+    text = event_trf(event, present, rounds)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "event.trf"
+        path.write_text(text, encoding="utf-8")
+        start = time.perf_counter()
+        trf = TrfParser.parse(path)
+        pairs = DutchEngine.generate_pairings(trf)
+        seconds = time.perf_counter() - start
+    result = RoundPairing()
+    for pr in pairs:
+        if pr.black == 0:
+            result.bye = pr.white
+        else:
+            result.pairings.append(Pairing(pr.white, pr.black))
+    return ReferenceRun(result, seconds)
