@@ -46,6 +46,8 @@ class Game(models.Model):
     )
     result_confirmed_at = models.DateTimeField(null=True, blank=True)
     spindle_seed = models.CharField(max_length=64, blank=True)
+    # Italian society: the warrior kind a final's Bach'san replay is played without (0: none).
+    bachsan_removed = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         constraints = [

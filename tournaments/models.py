@@ -55,6 +55,7 @@ class Tournament(models.Model):
     class Ruleset(models.TextChoices):
         LAWS = "laws", _("Laws of Klin Zha")
         LOYD_1989 = "loyd-1989", _("Basic rules (Loyd, 1989)")
+        ITALIAN_SOCIETY = "italian-society", _("Italian Klin Zha Society")
 
     class PlacementOrder(models.TextChoices):
         SPINDLE = "spindle", _("Spindle cast")
