@@ -287,25 +287,90 @@ def _augment(players: list[PairingPlayer], mate: list[int], root: int, rules: _R
     return False
 
 
+Pairs = list[tuple[PairingPlayer, PairingPlayer]]
+# Before each bracket: how many pairs and notes were made above it, and who floats into it.
+Step = tuple[int, int, list[PairingPlayer]]
+
+
 def _pair_groups(
     groups: list[list[PairingPlayer]], rules: _Rules, progress: Progress | None = None
-) -> tuple[list[tuple[PairingPlayer, PairingPlayer]], list[PairingPlayer], list[str]]:
-    pairs: list[tuple[PairingPlayer, PairingPlayer]] = []
+) -> tuple[Pairs, list[PairingPlayer], list[str], list[Step]]:
+    pairs: Pairs = []
     carry: list[PairingPlayer] = []
-    notes = []
+    notes: list[str] = []
+    steps: list[Step] = []
     for i, group in enumerate(groups):
         if progress is not None:
             progress(i / len(groups), f"score group {i + 1} of {len(groups)}")
+        steps.append((len(pairs), len(notes), carry))
         pool = sorted(carry + group, key=lambda p: (-p.score, p.rank))
         got, carry = _pair_bracket(pool, rules)
+        if carry and i + 1 < len(groups):
+            got, carry = _float_who_can_pair(got, carry, groups[i + 1], rules)
         pairs.extend(got)
         for p in carry:
             notes.append(f"player {p.id} ({_fmt(p.score)}) floats down")
-    return pairs, carry, notes
+    return pairs, carry, notes, steps
+
+
+def _float_who_can_pair(
+    pairs: Pairs, floats: list[PairingPlayer], below: list[PairingPlayer], rules: _Rules
+) -> tuple[Pairs, list[PairingPlayer]]:
+    """Swap a floater who could meet nobody in the next score group for a player of equal
+    score who can, when the floater can take that player's partner: otherwise the floater
+    drifts down a second group (FIDE C.04.3 chooses floaters with the next bracket in view)."""
+    pairs = list(pairs)
+    out = []
+    for f in floats:
+        if any(rules.ok(f, q) for q in below):
+            out.append(f)
+            continue
+        for idx in range(len(pairs) - 1, -1, -1):
+            x, y = pairs[idx]
+            swapped = False
+            for z, w in ((y, x), (x, y)):
+                if z.score != f.score or not rules.ok(f, w):
+                    continue
+                if any(rules.ok(z, q) for q in below):
+                    pairs[idx] = (f, w) if f.rank < w.rank else (w, f)
+                    out.append(z)
+                    swapped = True
+                    break
+            if swapped:
+                break
+        else:
+            out.append(f)
+    return pairs, out
+
+
+def _pair_region(players: list[PairingPlayer], rules: _Rules) -> Pairs | None:
+    """All of `players` paired with as few pairs of unequal score as possible, then the
+    smallest score differences, then the fewest denied placement preferences (an exact
+    weighted matching, for the few players of the lowest brackets), or None."""
+    import networkx as nx
+
+    g = nx.Graph()
+    g.add_nodes_from(range(len(players)))
+    for i, a in enumerate(players):
+        for j in range(i + 1, len(players)):
+            b = players[j]
+            if rules.ok(a, b):
+                half_points = round(2 * abs(a.score - b.score))
+                cost = 10**6 * (half_points > 0) + 10**3 * half_points + rules.clash(a, b)
+                g.add_edge(i, j, weight=10**9 - cost)
+    match = nx.max_weight_matching(g, maxcardinality=True)
+    if 2 * len(match) != len(players):
+        return None
+    return [(players[i], players[j]) for i, j in match]
 
 
 def _fmt(x: float) -> str:
     return f"{x:g}"
+
+
+# The largest set of players of the lowest brackets paired together by an exact matching
+# (networkx takes about a second for a hundred players).
+_REGION_MAX = 60
 
 
 def _try_pair(
@@ -313,24 +378,40 @@ def _try_pair(
     forbid_club: bool,
     balanced: bool,
     progress: Progress | None = None,
-) -> tuple[list[tuple[PairingPlayer, PairingPlayer]], list[str]] | None:
+) -> tuple[Pairs, list[str]] | None:
     ordered = sorted(players, key=lambda p: (-p.score, p.rank))
     groups = [list(g) for _, g in groupby(ordered, key=lambda p: p.score)]
     rules = _Rules(ordered, forbid_club, balanced)
-    pairs, left, notes = _pair_groups(groups, rules, progress)
+    pairs, left, notes, steps = _pair_groups(groups, rules, progress)
     if not left:
         return pairs, notes
-    # The lowest bracket cannot be paired: re-pair along augmenting paths over the whole
-    # field, nearest scores first, which changes a few pairs above instead of merging groups.
     for strict in (True, False):
         rules.strict = strict
+        relaxed = "" if strict else ", two players who both must place first or second meet"
+        # The lowest bracket cannot be paired: pair the lowest brackets together, as few as
+        # will do, choosing again who floats into them (FIDE goes back a bracket likewise).
+        region: list[PairingPlayer] = []
+        for k in range(len(groups) - 1, -1, -1):
+            done, noted, carry = steps[k]
+            region = sorted(carry + [p for g in groups[k:] for p in g], key=_rank_key)
+            if len(region) > _REGION_MAX:
+                break
+            got = _pair_region(region, rules)
+            if got is not None:
+                note = f"the lowest {len(groups) - k} score groups were paired together{relaxed}"
+                return pairs[:done] + got, [*notes[:noted], note]
+        # Too many players down there for an exact matching: re-pair along augmenting paths
+        # over the whole field, nearest scores first, changing a few pairs above.
         pairs, left = _complete(ordered, pairs, rules)
         if not left:
             note = "the lowest score group could not be paired: a few pairs above were changed"
-            if not strict:
-                note += ", and two players who both must place first or second meet"
+            note += relaxed
             return pairs, [*notes, note]
     return None
+
+
+def _rank_key(p: PairingPlayer) -> tuple[float, int]:
+    return (-p.score, p.rank)
 
 
 def pair_swiss(
@@ -355,9 +436,12 @@ def pair_swiss(
     real = {p.id: p for p in field}
     result = RoundPairing()
     candidates: list[PairingPlayer | None] = [None]
+    plain: PairingPlayer | None = None
     if len(field) % 2:
         lowest = sorted(field, key=lambda p: (p.score, -p.rank))
-        candidates = [p for p in lowest if not p.had_bye] + [p for p in lowest if p.had_bye]
+        plain = next((p for p in lowest if not p.had_bye), None)
+        fresh = _bye_order([p for p in lowest if not p.had_bye], field, forbid_same_club, balanced)
+        candidates = [*fresh, *(p for p in lowest if p.had_bye)]
     for bye in candidates:
         rest = [p for p in field if bye is None or p.id != bye.id]
         got = _try_pair(rest, forbid_same_club, balanced, progress)
@@ -367,6 +451,11 @@ def pair_swiss(
         if bye is not None:
             result.bye = bye.id
             why = "lowest score group, lowest ranked player without a bye"
+            if plain is not None and bye.id != plain.id and bye.score == plain.score:
+                why = (
+                    "lowest score group; a bye to a lower-ranked player would leave the rest "
+                    "of the group unable to pair among itself"
+                )
             if bye.had_bye:
                 result.warnings.append(f"player {bye.id} gets a second pairing-allocated bye")
                 why = "every player without a bye would leave the rest unpairable"
@@ -382,6 +471,36 @@ def pair_swiss(
         return result
     result.warnings.append("no pairing without a rematch exists")
     return result
+
+
+# How many players of the lowest score group are tried for the bye.
+_BYE_TRIES = 20
+
+
+def _bye_order(
+    fresh: list[PairingPlayer], field: list[PairingPlayer], forbid_club: bool, balanced: bool
+) -> list[PairingPlayer]:
+    """Bye candidates (lowest score, lowest ranked first) reordered so that those of the
+    lowest score group whose bye lets the rest of that group pair without floating come
+    first: the brackets above are paired alike whoever has the bye, so only the lowest
+    bracket is paired again for each."""
+    if not fresh or fresh[0].score != min(p.score for p in field):
+        return fresh
+    low = fresh[0].score
+    above = sorted((p for p in field if p.score > low), key=_rank_key)
+    groups = [list(g) for _, g in groupby(above, key=lambda p: p.score)]
+    rules = _Rules(field, forbid_club, balanced)
+    _, carry, _, _ = _pair_groups(groups, rules)
+    bottom = [p for p in field if p.score == low]
+    good = []
+    for c in fresh[:_BYE_TRIES]:
+        if c.score != low:
+            break
+        pool = sorted(carry + [p for p in bottom if p.id != c.id], key=_rank_key)
+        if not _pair_bracket(pool, rules)[1]:
+            good.append(c)
+            break
+    return good + [p for p in fresh if p not in good]
 
 
 def _with_score(p: PairingPlayer, score: float) -> PairingPlayer:
