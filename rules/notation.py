@@ -199,6 +199,11 @@ def expected_decoration(
     t = move.dest
     if side is None:
         side = pos.turn
+    # Reflective positions (Art. 13.7) hold pieces of no side: they decorate their own moves.
+    decoration = getattr(pos, "decoration", None)
+    if decoration is not None:
+        custom: tuple[bool, int | None, bool] = decoration(move, side)
+        return custom
     enemy_goal = pos.goal[1 - side] == t
     code = pos.sq[t]
     if code:

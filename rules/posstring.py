@@ -15,7 +15,8 @@ Example: `laws - green 20 west/BH67,FlG47/H79 apex/BI22,VI34/G35`.
 from __future__ import annotations
 
 from rules.board import BIT, NAME, REGION_NAMES, SQUARE_OF
-from rules.errors import PositionStringError
+from rules.engines import new_position
+from rules.errors import IllegalMoveError, PositionStringError
 from rules.kinta import KintaPosition, read_strengths, strengths_to_text
 from rules.position import (
     BLOCKADER,
@@ -113,7 +114,14 @@ def parse_position(text: str) -> Position:
         raise PositionStringError(f"first placer must be green or gold, not {first_text!r}")
     if not ply_text.isdigit():
         raise PositionStringError(f"plies made must be a number, not {ply_text!r}")
-    pos = Position(Rules(ruleset, variants, **kwargs), COLOR_NAMES.index(first_text))
+    rules = Rules(ruleset, variants, **kwargs)
+    first = COLOR_NAMES.index(first_text)
+    # Reflective positions (Art. 13.7) play with their own class and check their one squad.
+    reflective = "reflective" in variants
+    try:
+        pos = new_position(rules, first) if reflective else Position(rules, first)
+    except IllegalMoveError as exc:
+        raise PositionStringError(str(exc)) from None
     pos.ply = int(ply_text)
     if "kinta" in variants and type(pos) is Position:
         # Kinta keeps a scorecard and a carrying Blockader: its positions are its own class.
@@ -151,6 +159,12 @@ def parse_position(text: str) -> Position:
                 raise PositionStringError(
                     f"{COLOR_NAMES[side]} Goal on {NAME[g]} shares a triangle it cannot share"
                 )
+    check_parsed = getattr(pos, "check_parsed", None) if reflective else None
+    if check_parsed is not None:
+        try:
+            check_parsed()
+        except IllegalMoveError as exc:
+            raise PositionStringError(str(exc)) from None
     return pos
 
 

@@ -30,6 +30,7 @@ SUPPORTED_VARIANTS: Final = frozenset(
         "clouded",
         "ablative",
         "kaggas-crown",
+        "reflective",
         "kinta",
     }
 )
