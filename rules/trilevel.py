@@ -653,11 +653,10 @@ class TriLevelPosition(Position):
         occ_all = self.occ[0] | self.occ[1]
         if not self._reaches(kind, o, t, occ_all | ezoc, kill):
             if self._reaches(kind, o, t, ezoc, kill):
-                raise IllegalMoveError(
-                    f"the {name}'s path to {tn} crosses the enemy Blockader's zone of control",
-                    "3.5",
-                )
-            raise IllegalMoveError(f"the {name}'s path to {tn} is blocked", MOVE_ARTICLE[kind])
+                raise IllegalMoveError(f"the {name}'s path to {tn} is blocked", MOVE_ARTICLE[kind])
+            raise IllegalMoveError(
+                f"the {name}'s path to {tn} crosses the enemy Blockader's zone of control", "3.5"
+            )
         if kind == BLOCKADER:
             if self.occ[enemy] & tb:
                 raise IllegalMoveError("a Blockader kills nothing", "3.11.4")
@@ -725,8 +724,8 @@ def build(
     ply: int = 20,
     rules: Rules | None = None,
 ) -> TriLevelPosition:
-    """A position from lists of warriors like `FeE37,L2:E37` (green upper case is not needed;
-    keys are English) and the Goals' cells; `ply` 20 is the first battle move."""
+    """A position from lists of warriors like `FeE37,L2:E37` (English keys, any case) and
+    the Goals' cells; `ply` 20 is the first battle move."""
     pos = TriLevelPosition(rules or Rules("laws", frozenset({VARIANT})), first)
     pos.ply = ply
     for side, text in enumerate((green, gold)):
