@@ -33,7 +33,7 @@ MAX_RECORD_BYTES = 512 * 1024
 
 
 def _can_submit(user: Any, game: Game) -> bool:
-    from tournaments.services import user_can_arbitrate
+    from tournaments.roles import user_can_arbitrate
 
     if user_can_arbitrate(user=user, tournament=game.round.tournament):
         return True
@@ -51,9 +51,10 @@ def submission_create(
     user: Any = None,
     tournament: Any = None,
     enqueue: bool = True,
+    match_note: str = "",
 ) -> RecordSubmission:
     """Store a record exactly as it came, then queue its validation once committed (unless
-    the caller queues a batch itself)."""
+    the caller queues a batch itself). `match_note` says how a bulk upload found its game."""
     if len(raw) > MAX_RECORD_BYTES:
         raise ValidationError({"record": f"a record is at most {MAX_RECORD_BYTES} bytes"})
     if game is not None:
@@ -71,6 +72,7 @@ def submission_create(
         version=version,
         source=source,
         filename=filename[:255],
+        match_note=match_note[:200],
         raw=raw,
         submitted_by=user if getattr(user, "is_authenticated", False) else None,
         queued_at=timezone.now(),
@@ -231,7 +233,7 @@ def proposed_result(*, submission: RecordSubmission, first_placement: str) -> st
 def bulk_upload(*, tournament: Any, data: bytes, filename: str, user: Any = None) -> list[int]:
     """Store every record of a zip (or one file) for a tournament, each matched to its game
     by its Round, Green and Gold tags where exactly one game fits; each is validated."""
-    from tournaments.services import user_can_arbitrate
+    from tournaments.roles import user_can_arbitrate
 
     if user is not None and not user_can_arbitrate(user=user, tournament=tournament):
         raise PermissionDenied("only this tournament's arbiters upload its records")
@@ -255,8 +257,8 @@ def bulk_upload(*, tournament: Any, data: bytes, filename: str, user: Any = None
             filename=name,
             tournament=tournament,
             enqueue=False,
+            match_note=note,
         )
-        RecordSubmission.objects.filter(pk=sub.pk).update(match_note=note[:200])
         ids.append(sub.pk)
     transaction.on_commit(lambda: submission_enqueue_many(submission_ids=ids))
     return ids
@@ -319,7 +321,7 @@ def signature_add(
     *, submission: RecordSubmission, user: Any, public_key: str, signature: str
 ) -> RecordSignature:
     """A combatant or the arbiter signs the record (Art. 8.2); both combatants lock it."""
-    from tournaments.services import user_can_arbitrate
+    from tournaments.roles import user_can_arbitrate
 
     sub = (
         RecordSubmission.objects.select_for_update(of=("self",))
@@ -397,7 +399,7 @@ def clock_adjustment_add(
     user: Any = None,
 ) -> ClockAdjustment:
     """Record an arbiter's time adjustment and validate the latest record again with it."""
-    from tournaments.services import user_can_arbitrate
+    from tournaments.roles import user_can_arbitrate
 
     if user is not None and not user_can_arbitrate(user=user, tournament=game.round.tournament):
         raise PermissionDenied("only this tournament's arbiters adjust clocks")
@@ -427,9 +429,10 @@ def clock_adjustment_add(
 def game_result_confirm(*, game: Game, user: Any, result: str | None = None) -> Game:
     """The arbiter confirms the result: the one given, or the one the latest record proposes
     (from the moves or the clocks)."""
-    from tournaments.services import _require_arbiter, game_result_set
+    from tournaments.roles import Role, role_require
+    from tournaments.services import game_result_set
 
-    _require_arbiter(user, game.round.tournament)
+    role_require(user=user, tournament=game.round.tournament, role=Role.ARBITER)
     if result is None:
         sub = (
             game.submissions.filter(status=RecordSubmission.Status.DONE)
@@ -454,10 +457,12 @@ def irregularity_declare(*, game: Game, kind: str, reason: str, user: Any) -> Ir
       illegal ply, so that the battle goes on from the last legal position (its clock
       readings come with it) and is validated again;
     - `draw` (7.3, no legal position can be restored): the battle is declared drawn."""
-    from tournaments.services import _audit, _require_arbiter, game_result_set
+    from tournaments.audit import audit_append
+    from tournaments.roles import Role, role_require
+    from tournaments.services import game_result_set
 
     tournament = game.round.tournament
-    _require_arbiter(user, tournament)
+    role_require(user=user, tournament=tournament, role=Role.ARBITER)
     if kind not in Irregularity.Kind.values:
         raise ValidationError({"kind": f"unknown irregularity {kind!r}"})
     if not reason.strip():
@@ -500,13 +505,13 @@ def irregularity_declare(*, game: Game, kind: str, reason: str, user: Any) -> Ir
         new_submission=new_sub,
         arbiter=user if getattr(user, "is_authenticated", False) else None,
     )
-    _audit(
-        tournament,
-        user,
-        "irregularity",
-        game,
-        {"result": game.result},
-        {"kind": kind, "article": irregularity.article, "ply": ply, "reason": reason},
+    audit_append(
+        tournament=tournament,
+        user=user,
+        action="irregularity",
+        obj=game,
+        before={"result": game.result},
+        after={"kind": kind, "article": irregularity.article, "ply": ply, "reason": reason},
     )
     if kind == Irregularity.Kind.DRAW:
         game_result_set(game=game, result=Game.Result.DRAW, user=user)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from celery import shared_task
 from celery.signals import worker_ready
-from django.db import OperationalError
+
+from klinzha_site.celery_options import RELIABLE
 
 
 @shared_task(name="games.ping")
@@ -13,28 +14,14 @@ def ping(value: int) -> int:
     return value + 1
 
 
-@shared_task(
-    name="games.validate_record",
-    acks_late=True,
-    reject_on_worker_lost=True,
-    autoretry_for=(OperationalError,),
-    retry_backoff=True,
-    max_retries=5,
-)
+@shared_task(name="games.validate_record", max_retries=5, **RELIABLE)
 def validate_record_task(submission_id: int) -> str:
     from games.services import submission_validate
 
     return submission_validate(submission_id=submission_id).status
 
 
-@shared_task(
-    name="games.validate_records",
-    acks_late=True,
-    reject_on_worker_lost=True,
-    autoretry_for=(OperationalError,),
-    retry_backoff=True,
-    max_retries=5,
-)
+@shared_task(name="games.validate_records", max_retries=5, **RELIABLE)
 def validate_records_task(submission_ids: list[int]) -> int:
     """A batch of a bulk upload: one task per batch saves the per-task round trips; a retry
     skips what is done already."""

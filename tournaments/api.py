@@ -60,29 +60,13 @@ class PlayerSerializer(serializers.ModelSerializer):
 class TournamentSerializer(serializers.ModelSerializer):
     class Meta:
         model = Tournament
+        # Every setting tournament_update accepts, so that the API can read and change each
+        # one; "name" stays ahead of "slug" as clients have always seen it.
         fields = [
             "id",
             "name",
             "slug",
-            "start_date",
-            "end_date",
-            "venue",
-            "ruleset",
-            "variants",
-            "time_control",
-            "pairing_system",
-            "rounds_planned",
-            "forfeit_win_points",
-            "forfeit_loss_points",
-            "bye_points",
-            "requested_bye_points",
-            "tiebreaks",
-            "placement_order",
-            "local_rules",
-            "resignation_allowed",
-            "result_confirmation",
-            "forbid_same_club",
-            "accelerated_rounds",
+            *(setting for setting in services.SETTINGS if setting != "name"),
         ]
 
 

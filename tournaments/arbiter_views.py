@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Mapping, Sequence
 from functools import wraps
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db.models import Q
+from django.forms import BaseForm
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -35,10 +36,18 @@ from tournaments.roles import Role, user_is_organizer, user_role
 View = Callable[..., HttpResponse]
 
 
+def _field_errors(errors: Mapping[str, Sequence[str]]) -> str:
+    return "; ".join(f"{k}: {' '.join(v)}" for k, v in errors.items())
+
+
 def _errors(exc: ValidationError) -> str:
     if hasattr(exc, "error_dict"):
-        return "; ".join(f"{k}: {' '.join(v)}" for k, v in exc.message_dict.items())
+        return _field_errors(exc.message_dict)
     return " ".join(exc.messages)
+
+
+def _form_errors(form: BaseForm) -> str:
+    return _field_errors(form.errors)
 
 
 def tournament_role(role: Role) -> Callable[[View], View]:
@@ -77,15 +86,13 @@ def _round_url(t: Tournament, number: int) -> str:
 @login_required
 def dashboard(request: HttpRequest) -> HttpResponse:
     user = request.user
-    tournaments = Tournament.objects.all()
-    if not user.is_staff:
-        tournaments = tournaments.filter(
-            Q(organizer=user) | Q(chief_arbiter=user) | Q(arbiters=user)
-        ).distinct()
     return render(
         request,
         "arbiter/dashboard.html",
-        {"tournaments": tournaments, "can_create": user_is_organizer(user)},
+        {
+            "tournaments": selectors.tournament_list_officiated(user=user),
+            "can_create": user_is_organizer(user),
+        },
     )
 
 
@@ -138,7 +145,7 @@ def manage(request: HttpRequest, t: Tournament) -> HttpResponse:
 def settings_update(request: HttpRequest, t: Tournament) -> HttpResponse:
     form = TournamentForm(request.POST, instance=Tournament.objects.get(pk=t.pk))
     if not form.is_valid():
-        messages.error(request, "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items()))
+        messages.error(request, _form_errors(form))
         return redirect(_manage_url(t))
     changed = {k: form.cleaned_data[k] for k in form.changed_data if k in form.cleaned_data}
     if changed:
@@ -152,7 +159,7 @@ def settings_update(request: HttpRequest, t: Tournament) -> HttpResponse:
 def officials_update(request: HttpRequest, t: Tournament) -> HttpResponse:
     form = OfficialsForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items()))
+        messages.error(request, _form_errors(form))
         return redirect(_manage_url(t))
     services.officials_set(
         tournament=t,
@@ -213,7 +220,7 @@ def bye_request(request: HttpRequest, t: Tournament) -> HttpResponse:
 def account_link(request: HttpRequest, t: Tournament) -> HttpResponse:
     form = AccountForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items()))
+        messages.error(request, _form_errors(form))
         return redirect(_manage_url(t))
     player = form.cleaned_data["player"]
     if not t.registrations.filter(player=player).exists():
@@ -297,19 +304,16 @@ def round_console(request: HttpRequest, t: Tournament, number: int) -> HttpRespo
     return render(request, template, context)
 
 
+_BOARD_FIELD = re.compile(r"board-([0-9]+)-(?:first|second)")
+
+
 @require_POST
 @tournament_role(Role.ARBITER)
 def round_edit(request: HttpRequest, t: Tournament, number: int) -> HttpResponse:
     """The hand-edited pairings: one first/second pair of player ids per board."""
     rnd = _round(t, number)
     pairings: list[tuple[int, int | None]] = []
-    boards = sorted(
-        {
-            int(k.split("-")[1])
-            for k in request.POST
-            if k.startswith("board-") and k[6:].split("-")[0].isdigit()
-        }
-    )
+    boards = sorted({int(m[1]) for k in request.POST if (m := _BOARD_FIELD.fullmatch(k))})
     for b in boards:
         first = request.POST.get(f"board-{b}-first", "")
         second = request.POST.get(f"board-{b}-second", "")

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Count, Prefetch, Q, QuerySet
 
 from games.models import Game
 from tournaments.models import AuditEntry, Penalty, Player, Registration, Round, Tournament
@@ -33,6 +33,18 @@ FIRST_OUTCOME = {
 
 def tournament_list() -> QuerySet[Tournament]:
     return Tournament.objects.all()
+
+
+def tournament_list_officiated(*, user: Any) -> QuerySet[Tournament]:
+    """The tournaments a user organizes or arbitrates (every one for staff), each with
+    `round_count`, the rounds stored so far, counted in the same query."""
+    tournaments = Tournament.objects.all()
+    if not user.is_staff:
+        tournaments = tournaments.filter(
+            Q(organizer=user) | Q(chief_arbiter=user) | Q(arbiters=user)
+        ).distinct()
+    # distinct: the join with the arbiters would count each round once per arbiter.
+    return tournaments.annotate(round_count=Count("rounds", distinct=True))
 
 
 def tournament_get(*, slug: str) -> Tournament:

@@ -249,6 +249,43 @@ def bye_request_create(
     return bye
 
 
+def _next_round_number(tournament: Tournament) -> int:
+    return tournament.rounds.count() + 1
+
+
+def _next_round_check(tournament: Tournament, number: int) -> None:
+    """Refuse to add round `number` while a proposed round waits or beyond the plan."""
+    draft = tournament.rounds.filter(status=Round.Status.DRAFT).first()
+    if draft is not None:
+        raise ValidationError(
+            {"round": f"round {draft.number} is proposed: publish or discard it first"}
+        )
+    if number > tournament.rounds_planned:
+        raise ValidationError({"round": f"the tournament has {tournament.rounds_planned} rounds"})
+
+
+def _games_create(
+    *, round: Round, pairings: Sequence[tuple[int, int | None]], requested_byes: Sequence[int]
+) -> None:
+    """The round's games on boards 1, 2, ...: the pairings (None second: the pairing bye),
+    then the requested byes."""
+    games = [
+        Game(
+            round=round,
+            board=board,
+            kind=Game.Kind.GAME if second is not None else Game.Kind.BYE,
+            first_id=first,
+            second_id=second,
+        )
+        for board, (first, second) in enumerate(pairings, start=1)
+    ]
+    games += [
+        Game(round=round, board=board, kind=Game.Kind.REQUESTED_BYE, first_id=pid)
+        for board, pid in enumerate(requested_byes, start=len(games) + 1)
+    ]
+    Game.objects.bulk_create(games)
+
+
 @transaction.atomic
 def round_create(
     *,
@@ -261,14 +298,8 @@ def round_create(
     """Store the next round: (first placer id, second id or None for the pairing bye)."""
     _require_arbiter(user, tournament)
     Tournament.objects.select_for_update().get(pk=tournament.pk)
-    draft = tournament.rounds.filter(status=Round.Status.DRAFT).first()
-    if draft is not None:
-        raise ValidationError(
-            {"round": f"round {draft.number} is proposed: publish or discard it first"}
-        )
-    number = tournament.rounds.count() + 1
-    if number > tournament.rounds_planned:
-        raise ValidationError({"round": f"the tournament has {tournament.rounds_planned} rounds"})
+    number = _next_round_number(tournament)
+    _next_round_check(tournament, number)
     seen: set[int] = set()
     for first, second in pairings:
         for pid in (first, second):
@@ -278,14 +309,7 @@ def round_create(
                 raise ValidationError({"pairings": f"player {pid} is paired twice"})
             seen.add(pid)
     rnd = Round.objects.create(tournament=tournament, number=number, status=status)
-    board = 0
-    for first, second in pairings:
-        board += 1
-        kind = Game.Kind.GAME if second is not None else Game.Kind.BYE
-        Game.objects.create(round=rnd, board=board, kind=kind, first_id=first, second_id=second)
-    for pid in requested_byes:
-        board += 1
-        Game.objects.create(round=rnd, board=board, kind=Game.Kind.REQUESTED_BYE, first_id=pid)
+    _games_create(round=rnd, pairings=pairings, requested_byes=requested_byes)
     _audit(
         tournament,
         user,
@@ -302,16 +326,21 @@ def round_create(
     return rnd
 
 
+def _game_locked(game: Game) -> Game:
+    """The game's row locked (not its round's or tournament's), with both loaded."""
+    return (
+        Game.objects.select_for_update(of=("self",))
+        .select_related("round__tournament")
+        .get(pk=game.pk)
+    )
+
+
 @transaction.atomic
 def game_result_set(*, game: Game, result: str, user: Any = None) -> Game:
     """Enter or correct a result. Entering the same result twice changes nothing. With the
     tournament's result_confirmation on, the result waits for a second account's
     confirmation (game_result_countersign) before it counts."""
-    locked = (
-        Game.objects.select_for_update(of=("self",))
-        .select_related("round__tournament")
-        .get(pk=game.pk)
-    )
+    locked = _game_locked(game)
     tournament = locked.round.tournament
     _require_arbiter(user, tournament)
     if result not in Game.Result.values:
@@ -350,11 +379,7 @@ def game_result_set(*, game: Game, result: str, user: Any = None) -> Game:
 def game_result_countersign(*, game: Game, user: Any) -> Game:
     """The second person's confirmation of an entered result: never the account that
     entered it."""
-    locked = (
-        Game.objects.select_for_update(of=("self",))
-        .select_related("round__tournament")
-        .get(pk=game.pk)
-    )
+    locked = _game_locked(game)
     tournament = locked.round.tournament
     _require_arbiter(user, tournament)
     if not locked.result:
@@ -373,13 +398,22 @@ def game_result_countersign(*, game: Game, user: Any) -> Game:
     return locked
 
 
-@transaction.atomic
-def round_publish(*, round: Round, user: Any = None) -> Round:
-    """Make a proposed round official: the players see it and results can be entered."""
+def _draft_locked(round: Round, user: Any, *, field: str, published: str) -> Round:
+    """The round locked, for an arbiter, while it is still a proposal; once published the
+    caller's error `published` is raised under `field` ("{number}" is the round's)."""
     _require_arbiter(user, round.tournament)
     locked = Round.objects.select_for_update().get(pk=round.pk)
     if locked.status != Round.Status.DRAFT:
-        raise ValidationError({"round": f"round {locked.number} is published already"})
+        raise ValidationError({field: published.format(number=locked.number)})
+    return locked
+
+
+@transaction.atomic
+def round_publish(*, round: Round, user: Any = None) -> Round:
+    """Make a proposed round official: the players see it and results can be entered."""
+    locked = _draft_locked(
+        round, user, field="round", published="round {number} is published already"
+    )
     locked.status = Round.Status.PUBLISHED
     locked.save(update_fields=["status"])
     _audit(locked.tournament, user, "round_published", locked, None, {"round": locked.number})
@@ -390,10 +424,9 @@ def round_publish(*, round: Round, user: Any = None) -> Round:
 @transaction.atomic
 def round_discard(*, round: Round, user: Any = None) -> int:
     """Throw away a proposed (unpublished) round, so that it can be paired again."""
-    _require_arbiter(user, round.tournament)
-    locked = Round.objects.select_for_update().get(pk=round.pk)
-    if locked.status != Round.Status.DRAFT:
-        raise ValidationError({"round": "a published round cannot be discarded"})
+    locked = _draft_locked(
+        round, user, field="round", published="a published round cannot be discarded"
+    )
     if locked.number != locked.tournament.rounds.count():
         raise ValidationError({"round": "only the last round can be discarded"})
     number = locked.number
@@ -413,10 +446,9 @@ def round_pairings_edit(
     from tournaments.pairing import Pairing
     from tournaments.pairing.swiss import pairing_check
 
-    _require_arbiter(user, round.tournament)
-    locked = Round.objects.select_for_update().get(pk=round.pk)
-    if locked.status != Round.Status.DRAFT:
-        raise ValidationError({"pairings": "published pairings cannot be edited"})
+    locked = _draft_locked(
+        round, user, field="pairings", published="published pairings cannot be edited"
+    )
     games = list(locked.games.all())
     requested = [g.first_id for g in games if g.kind == Game.Kind.REQUESTED_BYE]
     before = [[g.first_id, g.second_id] for g in games if g.kind != Game.Kind.REQUESTED_BYE]
@@ -444,14 +476,7 @@ def round_pairings_edit(
         byes[0] if byes else None,
     )
     locked.games.all().delete()
-    board = 0
-    for first, second in pairings:
-        board += 1
-        kind = Game.Kind.GAME if second is not None else Game.Kind.BYE
-        Game.objects.create(round=locked, board=board, kind=kind, first_id=first, second_id=second)
-    for pid in requested:
-        board += 1
-        Game.objects.create(round=locked, board=board, kind=Game.Kind.REQUESTED_BYE, first_id=pid)
+    _games_create(round=locked, pairings=pairings, requested_byes=requested)
     locked.warnings = warnings
     locked.explanation = [*locked.explanation, "pairings edited by hand"]
     locked.save(update_fields=["warnings", "explanation"])
@@ -635,7 +660,7 @@ def round_pair(
 
     _require_arbiter(user, tournament)
     Tournament.objects.select_for_update().get(pk=tournament.pk)
-    number = tournament.rounds.count() + 1
+    number = _next_round_number(tournament)
     if round_number is not None and round_number != number:
         raise ValidationError({"round": f"the next round to pair is round {number}"})
     players, requested = pairing_players(tournament=tournament, round_number=number)
@@ -710,7 +735,6 @@ KNOCKOUT_OUTCOME = {
 def _knockout_progress(tournament: Tournament) -> tuple[str, list[tuple[int, int | None]]]:
     """Walk the knockout's stored rounds: each is either a new stage or the replays of the
     stage before; what comes next follows from the last one."""
-
     rounds = list(
         tournament.rounds.order_by("number").prefetch_related(
             Prefetch("games", queryset=Game.objects.order_by("board"))
@@ -931,14 +955,8 @@ def pairing_job_create(*, tournament: Tournament, user: Any = None) -> PairingJo
     ).first()
     if busy is not None:
         raise ValidationError({"round": f"round {busy.round_number} is being paired already"})
-    draft = tournament.rounds.filter(status=Round.Status.DRAFT).first()
-    if draft is not None:
-        raise ValidationError(
-            {"round": f"round {draft.number} is proposed: publish or discard it first"}
-        )
-    number = tournament.rounds.count() + 1
-    if number > tournament.rounds_planned:
-        raise ValidationError({"round": f"the tournament has {tournament.rounds_planned} rounds"})
+    number = _next_round_number(tournament)
+    _next_round_check(tournament, number)
     job = PairingJob.objects.create(
         tournament=tournament,
         round_number=number,

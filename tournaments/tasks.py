@@ -3,17 +3,11 @@
 from __future__ import annotations
 
 from celery import shared_task
-from django.db import OperationalError
+
+from klinzha_site.celery_options import RELIABLE
 
 
-@shared_task(
-    name="tournaments.pair_round",
-    acks_late=True,
-    reject_on_worker_lost=True,
-    autoretry_for=(OperationalError,),
-    retry_backoff=True,
-    max_retries=3,
-)
+@shared_task(name="tournaments.pair_round", max_retries=3, **RELIABLE)
 def pair_round_task(job_id: int) -> str:
     from tournaments.services import pairing_job_run
 

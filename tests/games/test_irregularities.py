@@ -3,39 +3,17 @@ battle drawn when nothing can be restored; through the service, the API and the 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from rest_framework.test import APIClient
 
 from games import services
-from games.models import Game, Irregularity, RecordSubmission
+from games.models import Game, Irregularity
 from rules.record import read_record
+from tests.games.conftest import BAD, CAPTURE, done
 from tournaments import selectors
-from tournaments.demo import demo_load
 
 pytestmark = pytest.mark.django_db(transaction=True)
-RECORDS = Path(__file__).resolve().parents[1] / "rules" / "records"
-CAPTURE = (RECORDS / "example1-laws-capture.kzr").read_bytes()
-BAD = CAPTURE.replace("Fl@E49 → F69".encode(), "Fe@C29 → D28".encode())  # ply 21 illegal
-
-
-def done(sub):
-    from tests.workers import wait_for
-
-    assert wait_for(lambda: RecordSubmission.objects.get(pk=sub.pk).status == "done", 60)
-    sub.refresh_from_db()
-    return sub
-
-
-@pytest.fixture
-def setup(worker):
-    tournament, login, _, _ = demo_load(rounds_played=1)
-    arbiter = get_user_model().objects.get(username=login)
-    game = Game.objects.filter(round__tournament=tournament, kind=Game.Kind.GAME).first()
-    return game, arbiter
 
 
 def test_restore_cuts_the_record_before_the_illegal_ply(setup):

@@ -11,16 +11,17 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import timezone
 
 from games import services
-from games.models import Game, RecordSubmission
+from games.models import RecordSubmission
 from rules.record import write_record
 from tests.rules.test_clock import record
-from tournaments.demo import demo_load
 
 pytestmark = pytest.mark.django_db(transaction=True)
 START = timezone.make_aware(datetime(2026, 11, 22, 10, 0, 0))
 
 
 def done(sub):
+    """Unlike the shared `done`, wait for every version of the game's record (a clock
+    adjustment queues the latest again) and return the latest."""
     from tests.workers import wait_for
 
     assert wait_for(
@@ -31,14 +32,6 @@ def done(sub):
         60,
     )
     return RecordSubmission.objects.filter(game=sub.game).order_by("-version").first()
-
-
-@pytest.fixture
-def setup(worker):
-    tournament, login, _, _ = demo_load(rounds_played=1)
-    arbiter = get_user_model().objects.get(username=login)
-    game = Game.objects.filter(round__tournament=tournament, kind=Game.Kind.GAME).first()
-    return game, arbiter
 
 
 def test_a_late_green_flags_and_the_record_is_adjudicated_again(setup):

@@ -3,8 +3,6 @@ the game page, the viewer's board, the API and signatures with locking."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
@@ -12,28 +10,9 @@ from rest_framework.test import APIClient
 from games import services
 from games.models import Game, RecordSubmission
 from games.signing import generate_key, sign_record
-from tournaments.demo import demo_load
+from tests.games.conftest import BAD, CAPTURE, RECORDS, done
 
 pytestmark = pytest.mark.django_db(transaction=True)
-RECORDS = Path(__file__).resolve().parents[1] / "rules" / "records"
-CAPTURE = (RECORDS / "example1-laws-capture.kzr").read_bytes()
-
-
-def done(sub):
-    """Wait for the worker (a real one when Redis is configured) to finish a submission."""
-    from tests.workers import wait_for
-
-    assert wait_for(lambda: RecordSubmission.objects.get(pk=sub.pk).status == "done", 60)
-    sub.refresh_from_db()
-    return sub
-
-
-@pytest.fixture
-def setup(worker):
-    tournament, login, _, _ = demo_load(rounds_played=1)
-    arbiter = get_user_model().objects.get(username=login)
-    game = Game.objects.filter(round__tournament=tournament).first()
-    return game, arbiter
 
 
 def test_valid_record_is_validated(setup):
@@ -54,8 +33,7 @@ def test_unreadable_record_is_kept_as_it_came(setup):
 
 def test_illegal_ply_named(setup):
     game, arbiter = setup
-    bad = CAPTURE.replace("Fl@E49 → F69".encode(), "Fe@C29 → D28".encode())
-    sub = done(services.submission_create(game=game, raw=bad, user=arbiter))
+    sub = done(services.submission_create(game=game, raw=BAD, user=arbiter))
     assert sub.valid is False and sub.error["ply"] == 21 and sub.error["article"] == "3.3"
 
 

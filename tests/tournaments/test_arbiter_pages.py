@@ -83,8 +83,8 @@ def test_pairing_is_proposed_edited_with_warnings_then_published(client, organiz
     assert client.get(f"/t/{event.slug}/round/1/").status_code == 404
     page = client.get(f"/arbiter/t/{event.slug}/round/1/").content.decode()
     assert "Proposed pairings" in page and "bye" in page.lower()
-    # Hand edit: give the bye to the top player, which breaks the lowest-group rule? All
-    # score 0 in round 1, so it is legal; pair everyone else and check no warnings.
+    # Hand edit: the bye goes to the top-rated player. In round 1 everyone is on 0 points,
+    # so the top player is in the lowest score group too and no rule is broken.
     ids = [p.pk for p in Player.objects.order_by("-rating")]
     data = {
         "board-1-first": ids[1],
@@ -96,7 +96,7 @@ def test_pairing_is_proposed_edited_with_warnings_then_published(client, organiz
     }
     resp = client.post(f"/arbiter/t/{event.slug}/round/1/edit/", data, follow=True)
     assert "no rule is broken" in resp.content.decode()
-    # Leaving a player out is refused and changes nothing.
+    # Pairing a player twice (which leaves another out) is refused and changes nothing.
     bad = dict(data, **{"board-3-first": ids[1]})
     resp = client.post(f"/arbiter/t/{event.slug}/round/1/edit/", bad, follow=True)
     assert "paired twice" in resp.content.decode()
