@@ -36,9 +36,28 @@ _KEYS = ("", "Fe", "L", "S", "Fl", "V", "B")
 _KIND_OF = {k.lower(): i for i, k in enumerate(_KEYS) if k}
 
 
+def _square_names(pos: Position) -> list[str]:
+    """The names of the position's squares: tri-level cells above the bottom level are
+    written with their level, `2:E37` (docs/variants-tri-level.md)."""
+    if "tri-level" in pos.rules.variants:
+        from rules.trilevel import CELL_NAME
+
+        return CELL_NAME
+    return NAME
+
+
+def _square_table(pos: Position) -> dict[str, int]:
+    if "tri-level" in pos.rules.variants:
+        from rules.trilevel import CELL_OF
+
+        return CELL_OF
+    return SQUARE_OF
+
+
 def position_to_string(pos: Position) -> str:
     """The position as one line."""
     rules = pos.rules
+    sqname = _square_names(pos)
     names = []
     for v in sorted(rules.variants):
         if v == "clouded" and rules.clouds:
@@ -60,11 +79,11 @@ def position_to_string(pos: Position) -> str:
     for side in (0, 1):
         reg = REGION_NAMES[pos.region[side]] if pos.region[side] >= 0 else "-"
         pieces = [
-            f"{_KEYS[pos.sq[s] & 7]}{NAME[s]}"
-            for s in sorted(_squares(pos.occ[side]), key=lambda s: (pos.sq[s] & 7, NAME[s]))
+            f"{_KEYS[pos.sq[s] & 7]}{sqname[s]}"
+            for s in sorted(_squares(pos.occ[side]), key=lambda s: (pos.sq[s] & 7, sqname[s]))
         ]
         g = pos.goal[side]
-        goal = "x" if g == CAPTURED else ("-" if g == NO_SQUARE else NAME[g])
+        goal = "x" if g == CAPTURED else ("-" if g == NO_SQUARE else sqname[g])
         sides.append(f"{reg}/{','.join(pieces) or '-'}/{goal}")
     return (
         f"{pos.rules.ruleset} {variants} {COLOR_NAMES[pos.first]} {pos.ply} "
@@ -118,8 +137,9 @@ def parse_position(text: str) -> Position:
     first = COLOR_NAMES.index(first_text)
     # Reflective positions (Art. 13.7) play with their own class and check their one squad.
     reflective = "reflective" in variants
+    own_class = reflective or "tri-level" in variants
     try:
-        pos = new_position(rules, first) if reflective else Position(rules, first)
+        pos = new_position(rules, first) if own_class else Position(rules, first)
     except IllegalMoveError as exc:
         raise PositionStringError(str(exc)) from None
     pos.ply = int(ply_text)
@@ -143,7 +163,7 @@ def parse_position(text: str) -> Position:
             pos.goal[side] = CAPTURED
             pos.outcome = Outcome("capture", 1 - side)
         elif goal != "-":
-            sq = SQUARE_OF.get(goal.upper())
+            sq = _square_table(pos).get(goal.upper())
             if sq is None:
                 raise PositionStringError(f"{COLOR_NAMES[side]}: no triangle {goal!r} for the Goal")
             pos.goal[side] = sq
@@ -157,7 +177,8 @@ def parse_position(text: str) -> Position:
             carrier = IS_CARRIER[kind] or (kind == BLOCKADER and isinstance(pos, KintaPosition))
             if code and (code >> 3 != side or not (carrier or kind in (3, 4))):
                 raise PositionStringError(
-                    f"{COLOR_NAMES[side]} Goal on {NAME[g]} shares a triangle it cannot share"
+                    f"{COLOR_NAMES[side]} Goal on {_square_names(pos)[g]} shares a triangle it "
+                    "cannot share"
                 )
     check_parsed = getattr(pos, "check_parsed", None) if reflective else None
     if check_parsed is not None:
@@ -169,18 +190,20 @@ def parse_position(text: str) -> Position:
 
 
 def _place(pos: Position, side: int, item: str) -> None:
-    head = item[:-3]
-    sq = SQUARE_OF.get(item[-3:].upper())
+    # A square's name has three characters; a tri-level cell may have a level in front.
+    size = 5 if item[-4:-3] == ":" else 3
+    head = item[:-size]
+    sq = _square_table(pos).get(item[-size:].upper())
     kind = _KIND_OF.get(head.lower())
     if sq is None or kind is None:
         raise PositionStringError(f"{COLOR_NAMES[side]}: cannot read warrior {item!r}")
     if pos.sq[sq]:
-        raise PositionStringError(f"two warriors on {NAME[sq]}")
+        raise PositionStringError(f"two warriors on {item[-size:]}")
     if pos.kbb[side][kind].bit_count() >= SQUAD[kind]:
         raise PositionStringError(f"{COLOR_NAMES[side]} has too many of {head}")
     pos.sq[sq] = side * 8 + kind
-    pos.occ[side] |= BIT[sq]
-    pos.kbb[side][kind] |= BIT[sq]
+    pos.occ[side] |= 1 << sq
+    pos.kbb[side][kind] |= 1 << sq
     if kind == BLOCKADER:
         pos.blk[side] = sq
 

@@ -34,6 +34,7 @@ from rules.position import (
     Move,
     Rules,
 )
+from rules.posstring import parse_position, position_to_string
 from rules.record import Record, RecordPly, read_record, write_record
 from rules.svg import render_svg
 from rules.trilevel import (
@@ -647,6 +648,20 @@ def test_cli_validate_perft_and_show(tmp_path):
     assert "Level 3" in text.getvalue()
 
 
+def test_position_strings_name_cells_with_their_level():
+    p = build("V2:E37,FlI99,Fe3:F37", "B2:G24,VI11", green_goal="I99", gold_goal="I11")
+    text = position_to_string(p)
+    assert text == "laws tri-level green 20 -/Fe3:F37,FlI99,V2:E37/I99 -/VI11,B2:G24/I11"
+    again = parse_position(text)
+    assert isinstance(again, TriLevelPosition) and again == p
+    assert again.count_moves() == p.count_moves()
+    for bad in ("V4:E37", "V2:I11", "X:E37"):
+        with pytest.raises(RulesError):
+            parse_position(f"laws tri-level green 20 -/{bad}/- -/-/-")
+    with pytest.raises(RulesError):
+        parse_position("laws - green 20 -/V2:E37/- -/-/-")  # no levels on the flat board
+
+
 # --- pictures -------------------------------------------------------------------------------
 def test_svg_draws_three_levels_pieces_and_the_last_move():
     p = build("V2:E37,FlI99,FeC28", "B3:F37,VI11", green_goal="I99", gold_goal="I11")
@@ -721,6 +736,7 @@ def test_random_tri_level_games_replay_from_their_record(game, notation):
     assert verdict.valid, verdict.error
     assert verdict.plies == len(moves)
     assert verdict.position == positions[-1]
+    assert parse_position(position_to_string(positions[-1])) == positions[-1]
 
 
 PIECES = ["Fe", "L", "S", "Fl", "V", "B", "G", "(L)", "x"]
