@@ -402,11 +402,11 @@ def _try_pair(
                 return pairs[:done] + got, [*notes[:noted], note]
         # Too many players down there for an exact matching: re-pair along augmenting paths
         # over the whole field, nearest scores first, changing a few pairs above.
-        pairs, left = _complete(ordered, pairs, rules)
+        repaired, left = _complete(ordered, pairs, rules)
         if not left:
             note = "the lowest score group could not be paired: a few pairs above were changed"
             note += relaxed
-            return pairs, [*notes, note]
+            return repaired, [*notes, note]
     return None
 
 
