@@ -36,7 +36,8 @@ def level_place(c: int) -> tuple[int, int]:
 
 class Layout:
     """Where each level is drawn: the bottom level on the left, the second level above the
-    third on the right, all with triangles of one size so that the columns line up."""
+    third on the right, all with triangles of one size so that a cell and the cell above it
+    look alike."""
 
     def __init__(self, size: int, margin: float = 24.0, gap: float = 28.0) -> None:
         self.margin = margin
@@ -51,7 +52,7 @@ class Layout:
         self.apex = {
             1: (margin + 4.5 * s, margin + title),
             2: (right + 3 * s, margin + title),
-            3: (right + 1.5 * s, margin + 2 * title + 6 * h),
+            3: (right + 3 * s, margin + 2 * title + 6 * h),
         }
 
     def points(self, c: int) -> list[tuple[float, float]]:
