@@ -105,6 +105,9 @@ def ply_turns(record: Record) -> list[PlyTurn]:
     except ValueError as exc:
         raise ClockError(f"cannot tell who made each ply: {exc}") from None
     pos = new_position(rules, first)
+    # A variant whose setup does not end with each side's Goal ply (reflective, Art. 13.7)
+    # says itself which ply completes a side's setup.
+    completes_setup = getattr(pos, "completes_setup", None)
     battle_moves = [0, 0]
     out = []
     for i in range(len(record.plies)):
@@ -114,7 +117,8 @@ def ply_turns(record: Record) -> list[PlyTurn]:
             battle_moves[side] += 1
             out.append(PlyTurn(side, 1 + battle_moves[side], True))
         else:
-            out.append(PlyTurn(side, 1, stage == "goal"))
+            done = completes_setup() if completes_setup is not None else stage == "goal"
+            out.append(PlyTurn(side, 1, bool(done)))
     return out
 
 

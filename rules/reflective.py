@@ -56,25 +56,30 @@ REFUSED: Final = {
 }
 
 
+def combination_reason(variants: Iterable[str], crown_named: bool = False) -> str | None:
+    """Why `variants` cannot be played together with reflective, or None. `crown_named`
+    tells whether Kagga's Crown has its designated apex named (a Crown tag)."""
+    named = frozenset(variants)
+    if "reflective" not in named:
+        return None
+    refused = sorted(named & REFUSED.keys())
+    if refused:
+        return f"reflective cannot be combined with {refused[0]}: {REFUSED[refused[0]]}"
+    if "kaggas-crown" in named and not crown_named:
+        # 13.3's default is "the region empty during placement"; under 13.7 two are empty.
+        return (
+            "reflective with kaggas-crown needs the designated apex in a Crown tag: "
+            "two regions are empty during reflective placement"
+        )
+    return None
+
+
 def check_combination(variants: Iterable[str], crown: int = -1) -> None:
     """Raise IllegalMoveError (Art. 13) when `variants` name reflective with a variant it
     cannot be played with. `crown` is the designated apex (Rules.crown, -1 when not named)."""
-    named = frozenset(variants)
-    if "reflective" not in named:
-        return
-    refused = sorted(named & REFUSED.keys())
-    if refused:
-        other = refused[0]
-        raise IllegalMoveError(
-            f"reflective cannot be combined with {other}: {REFUSED[other]}", "13"
-        )
-    if "kaggas-crown" in named and crown < 0:
-        # 13.3's default is "the region empty during placement"; under 13.7 two are empty.
-        raise IllegalMoveError(
-            "reflective with kaggas-crown needs the designated apex in a Crown tag: "
-            "two regions are empty during reflective placement",
-            "13",
-        )
+    reason = combination_reason(variants, crown >= 0)
+    if reason is not None:
+        raise IllegalMoveError(reason, "13")
 
 
 class ReflectivePosition(Position):
@@ -114,6 +119,12 @@ class ReflectivePosition(Position):
     @property
     def in_battle(self) -> bool:
         return self.ply >= SETUP_PLIES
+
+    def completes_setup(self) -> bool:
+        """Whether the next ply is its placer's last placement, which completes that side's
+        setup, its move 1 for the clock (Art. 6.7): ply 9 for the second placer, ply 10 for
+        the first."""
+        return self.ply in (SETUP_PLIES - 2, SETUP_PLIES - 1)
 
     def holds_goal(self, side: int, sq: int) -> bool:
         """Whether a carrier stands on the Goal's triangle (pieces have no side here)."""
@@ -559,4 +570,4 @@ def _bits(bb: int) -> list[int]:
     return out
 
 
-__all__ = ["REFUSED", "ReflectivePosition", "check_combination"]
+__all__ = ["REFUSED", "ReflectivePosition", "check_combination", "combination_reason"]

@@ -83,6 +83,12 @@ def variant_parameters(
     if "tri-level" in variants and not variants <= TRI_LEVEL_COMPANIONS:
         others = ", ".join(sorted(variants - TRI_LEVEL_COMPANIONS))
         raise ValueError(f"tri-level is played on its own board, not with {others}")
+    if "reflective" in variants:
+        from rules.reflective import combination_reason
+
+        reason = combination_reason(variants, bool(crown.strip()))
+        if reason is not None:
+            raise ValueError(reason)
     return {
         "clouds": parse_square_list(clouds) if "clouded" in variants else frozenset(),
         "crown": parse_crown(crown) if "kaggas-crown" in variants else -1,

@@ -473,6 +473,25 @@ def test_refused_combinations(other):
         ReflectivePosition(rules(other))
 
 
+@pytest.mark.parametrize(
+    "variants",
+    [
+        "reflective, alternating-placement",
+        "reflective, honor-in-setup",
+        "reflective, kinta",
+        "reflective, tri-level",
+        "reflective, kaggas-crown",  # without a Crown tag
+    ],
+)
+def test_records_with_refused_combinations_are_invalid(variants):
+    text = f'[FirstPlacement "green"]\n[Variants "{variants}"]\n\nV→A19\n'
+    v = validate_text(text).as_dict()
+    assert v["valid"] is False and v["plies"] == 0
+    assert v["error"]["ply"] is None and v["error"]["article"] == "13"
+    named = '[FirstPlacement "green"]\n[Variants "reflective, kaggas-crown"]\n[Crown "I99"]\n\n'
+    assert validate_text(named + "V→A19\nG→A19\n").valid
+
+
 def test_crown_must_be_named():
     with pytest.raises(IllegalMoveError, match="Crown"):
         check_combination({"reflective", "kaggas-crown"})
@@ -480,6 +499,36 @@ def test_crown_must_be_named():
     for ok in ("power-vanguards", "ablative", "clouded", "forward-placement"):
         check_combination({"reflective", ok})
     check_combination({"alternating-placement", "honor-in-setup"})  # not reflective
+
+
+# --- clocks (Art. 6.7: a side's whole setup is its move 1) ----------------------------------
+def test_clock_counts_each_sides_setup_as_move_one():
+    from rules.clock import adjudicate, ply_turns
+
+    text = (
+        '[FirstPlacement "gold"]\n[Variants "reflective"]\n[TimeControl "3/600:300"]\n\n'
+        "V→A19\nG→A19\nFe→D28\nS→D38\nL→E37\nFl→E38\nFl→E48\nV→D17\nV→E49\nB→E26\n"
+        "L@E37 x Fl@E38\nFe@D28 → C28\n"
+    )
+    turns = [(t.side, t.move, t.completes) for t in ply_turns(read_record(text))]
+    first, second = GOLD, GREEN
+    assert turns[:2] == [(first, 1, False)] * 2
+    # The second placer's setup ends with its fourth warrior (ply 9), the first placer's with
+    # its fifth (ply 10); then the first placer's move 2 and the second's.
+    assert turns[8] == (second, 1, True) and turns[9] == (first, 1, True)
+    assert not any(c for (_s, _m, c) in turns[:8])
+    assert turns[10:] == [(first, 2, True), (second, 2, True)]
+    # Gold's flag falls during ply 10, before its setup was complete: gold loses on time.
+    lines = text.splitlines()
+    lines[lines.index("B→E26")] = "B→E26 {[%clk 0:00:00]}"
+    verdict = adjudicate(read_record("\n".join(lines) + "\n"))
+    assert (verdict.decision, verdict.loser) == ("time", "gold")
+    # With one move required, green's flag during its first battle move (ply 12) decides
+    # nothing: its setup, completed at ply 9, was that move.
+    lines = text.replace("3/600:300", "1/600").splitlines()
+    lines[-1] += " {[%clk 0:00:00]}"
+    verdict = adjudicate(read_record("\n".join(lines) + "\n"))
+    assert (verdict.decision, verdict.loser) == (None, None)
 
 
 # --- position strings ------------------------------------------------------------------------
