@@ -22,9 +22,11 @@ from games.models import (
     RecordSubmission,
     SigningKey,
 )
+from games.selectors import game_rules_expected
 from games.signing import Signature, SignatureError, load_public_key, verify_record
 from rules.clock import Adjustment, adjudicate
 from rules.errors import RecordError, RulesError
+from rules.position import KIND_NAMES
 from rules.record import read_record, write_record
 from rules.validate import validate_record, verdict_for_unreadable
 
@@ -158,8 +160,15 @@ def submission_requeue_stale(*, older_than: timedelta | None = None) -> int:
     return submission_enqueue_many(submission_ids=ids)
 
 
-def verdict_compute(raw: bytes, adjustments: tuple[Adjustment, ...] = ()) -> dict[str, Any]:
-    """The validator's verdict and the clock decision for a record's bytes (pure)."""
+# (ruleset, variants, removed warrior kind) a game's record must be played under.
+Expected = tuple[str, frozenset[str], int]
+
+
+def verdict_compute(
+    raw: bytes, adjustments: tuple[Adjustment, ...] = (), expected: Expected | None = None
+) -> dict[str, Any]:
+    """The validator's verdict and the clock decision for a record's bytes (pure); with
+    `expected`, a record played under other rules than the game's is not valid."""
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -169,6 +178,10 @@ def verdict_compute(raw: bytes, adjustments: tuple[Adjustment, ...] = ()) -> dic
     except RecordError as exc:
         return {"readable": False, **verdict_for_unreadable(str(exc))}
     verdict = validate_record(record).as_dict()
+    mismatch = _rules_mismatch(record.tags, expected) if expected else None
+    if mismatch and verdict["valid"]:
+        verdict["valid"] = False
+        verdict["error"] = {"ply": None, "text": None, "reason": mismatch, "article": "9.1"}
     try:
         clock: dict[str, Any] = adjudicate(record, adjustments).as_dict()
     except RulesError as exc:
@@ -179,6 +192,37 @@ def verdict_compute(raw: bytes, adjustments: tuple[Adjustment, ...] = ()) -> dic
         "clock": clock,
         "first_placement": record.tags.get("FirstPlacement", "green").lower(),
     }
+
+
+def _rules_mismatch(tags: dict[str, str], expected: Expected) -> str | None:
+    """How a record's Ruleset, Variants and Removed tags differ from the game's rules."""
+    ruleset, variants, removed = expected
+    said = tags.get("Ruleset", "laws").strip().lower() or "laws"
+    if said != ruleset:
+        return f"the record is played under ruleset {said!r}; this tournament plays {ruleset!r}"
+    said_variants = frozenset(
+        v.strip().lower() for v in tags.get("Variants", "").split(",") if v.strip()
+    )
+    if said_variants != variants:
+        want = ", ".join(sorted(variants)) or "none"
+        got = ", ".join(sorted(said_variants)) or "none"
+        return f"the record's variants are {got}; this game is played with {want}"
+    said_removed = tags.get("Removed", "").strip()
+    if removed:
+        from rules.italian import parse_removed
+
+        try:
+            ok = parse_removed(said_removed) == removed
+        except ValueError:
+            ok = False
+        if not ok:
+            return (
+                f"this game is a Bach'san replay without a {KIND_NAMES[removed]}: the record "
+                f"needs a Removed tag naming it"
+            )
+    elif said_removed:
+        return "this game is not a Bach'san replay: the record may not have a Removed tag"
+    return None
 
 
 def submission_validate(*, submission_id: int) -> RecordSubmission:
@@ -192,10 +236,11 @@ def submission_validate(*, submission_id: int) -> RecordSubmission:
         sub.save(update_fields=["status", "attempts"])
         raw = bytes(sub.raw)
         adjustments = clock_adjustments(game=sub.game) if sub.game else ()
+        expected = game_rules_expected(game=sub.game) if sub.game else None
     delay = float(getattr(settings, "KZ_VALIDATION_DELAY", 0) or 0)
     if delay:
         time.sleep(delay)  # lets the integration tests stop a worker mid-validation
-    verdict = verdict_compute(raw, adjustments)
+    verdict = verdict_compute(raw, adjustments, expected)
     with transaction.atomic():
         sub = RecordSubmission.objects.select_for_update().get(pk=submission_id)
         sub.readable = verdict["readable"]
@@ -561,3 +606,76 @@ def latecomers_record(
             )
         )
     return made
+
+
+def game_timeout_decide(*, game: Game, user: Any) -> Any:
+    """Decide a battle stopped at time-out under the Italian society's rules from its latest
+    valid record: the count (a tie: the coin), or in a final the Bach'san replay."""
+    import secrets
+
+    from games.selectors import game_is_final, submission_latest
+    from tournaments.audit import audit_append
+    from tournaments.italian import RULESET, timeout_decide
+    from tournaments.roles import Role, role_require
+    from tournaments.services import game_result_set
+
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        tournament = game.round.tournament
+        role_require(user=user, tournament=tournament, role=Role.ARBITER)
+        if tournament.ruleset != RULESET:
+            raise ValidationError(
+                {
+                    "ruleset": "a time-out is decided by the count only under the Italian "
+                    "society's ruleset; under the Laws the clock decides (Art. 6.5)"
+                }
+            )
+        if game.kind != Game.Kind.GAME or game.second_id is None:
+            raise ValidationError({"game": "only a battle between two players has a time-out"})
+        if game.result:
+            raise ValidationError({"game": "this game already has a result"})
+        sub = submission_latest(game=game)
+        if sub is None or sub.status != RecordSubmission.Status.DONE or not sub.valid:
+            raise ValidationError(
+                {"record": "the count needs a valid record of the battle up to the time-out"}
+            )
+        if sub.termination:
+            raise ValidationError(
+                {"record": f"the moves already ended the battle ({sub.termination})"}
+            )
+        verdict = validate_record(read_record(bytes(sub.raw).decode("utf-8-sig")))
+        assert verdict.position is not None
+        if not game.spindle_seed:
+            game.spindle_seed = (
+                f"{tournament.slug}/{game.round.number}/{game.board}/{secrets.token_hex(8)}"
+            )
+        decision = timeout_decide(
+            verdict.position,
+            seed=f"{game.spindle_seed}/v{sub.version}",
+            final=game_is_final(game=game),
+            bachsan=game.bachsan_removed > 0,
+        )
+        before = {"result": game.result, "bachsan_removed": game.bachsan_removed}
+        if decision.how == "bachsan":
+            game.bachsan_removed = decision.removed
+        game.save(update_fields=["spindle_seed", "bachsan_removed"])
+        if decision.winner is not None:
+            first_colour = game.first_color or "green"
+            won_first = decision.winner_name == first_colour
+            result = Game.Result.FIRST_WIN if won_first else Game.Result.SECOND_WIN
+            game = game_result_set(game=game, result=result, user=user)
+        audit_append(
+            tournament=tournament,
+            user=user,
+            action="game.timeout",
+            obj=game,
+            before=before,
+            after={
+                "how": decision.how,
+                "winner": decision.winner_name,
+                "removed": decision.removed,
+                "explanation": decision.explanation,
+                "seed": f"{game.spindle_seed}/v{sub.version}",
+            },
+        )
+    return decision

@@ -96,11 +96,19 @@ def variant_parameters(
     }
 
 
-# Variants a ruleset plays with its own procedure instead (the Italian society places by its
-# own protocol, so the Laws' placement variants have nothing to change there).
+# Variants a ruleset cannot be played with: the Italian society places by its own protocol
+# (the Laws' placement variants have nothing to change there), and its trapping Blockader,
+# declared carrier and count have no meaning on Kinta's, the reflective or the tri-level board.
 EXCLUDED_BY_RULESET: Final = {
     "italian-society": frozenset(
-        {"alternating-placement", "forward-placement", "honor-in-setup", "reflective"}
+        {
+            "alternating-placement",
+            "forward-placement",
+            "honor-in-setup",
+            "reflective",
+            "kinta",
+            "tri-level",
+        }
     ),
 }
 
@@ -109,5 +117,5 @@ def combination_problem(ruleset: str, variants: frozenset[str]) -> str | None:
     """Why a ruleset and a set of variants cannot be played together, or None."""
     clash = sorted(variants & EXCLUDED_BY_RULESET.get(ruleset, frozenset()))
     if clash:
-        return f"ruleset {ruleset!r} has its own placement protocol: not with {', '.join(clash)}"
+        return f"ruleset {ruleset!r} has its own setup and combat: not with {', '.join(clash)}"
     return None

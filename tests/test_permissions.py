@@ -205,6 +205,7 @@ ENDPOINTS: list[tuple[str, Call, set[str]]] = [
     ),
     ("api result", api_post("/api/games/{w.game.pk}/result/", {"result": "draw"}), ARBITERS),
     ("api countersign", api_post("/api/games/{w.game.pk}/countersign/", {}), ARBITERS),
+    ("api timeout", api_post("/api/games/{w.game.pk}/timeout/", {}), ARBITERS),
     (
         "api irregularity",
         api_post("/api/games/{w.game.pk}/irregularities/", {"kind": "draw", "reason": "x"}),

@@ -190,6 +190,16 @@ class AccountSerializer(serializers.Serializer):
     username = serializers.CharField(allow_blank=True, max_length=150)
 
 
+class TimeoutSerializer(serializers.Serializer):
+    """The Italian society's decision of a battle stopped at time-out."""
+
+    how = serializers.ChoiceField(choices=["count", "coin", "bachsan"])
+    winner = serializers.CharField(allow_null=True)
+    explanation = serializers.CharField()
+    removed = serializers.CharField(allow_null=True, help_text="Bach'san: the warrior removed")
+    result = serializers.CharField(allow_blank=True)
+
+
 class AuditSerializer(serializers.ModelSerializer):
     class Meta:
         model = AuditEntry
@@ -570,6 +580,26 @@ class GameViewSet(GameRecordsMixin, viewsets.ReadOnlyModelViewSet):
             },
             status=status.HTTP_201_CREATED,
         )
+
+    @extend_schema(request=None, responses={200: TimeoutSerializer})
+    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
+    def timeout(self, request: Request, pk: str | None = None) -> Response:
+        """Italian society: decide a battle stopped at time-out from its latest valid record
+        (the count; a tie or a Bach'san replay: the coin; a final: the Bach'san replay)."""
+        from games.services import game_timeout_decide
+        from rules.position import KIND_NAMES
+
+        game = get_object_or_404(Game, pk=pk)
+        decision = game_timeout_decide(game=game, user=request.user)
+        game.refresh_from_db()
+        data = {
+            "how": decision.how,
+            "winner": decision.winner_name,
+            "explanation": decision.explanation,
+            "removed": KIND_NAMES[decision.removed] if decision.removed else None,
+            "result": game.result,
+        }
+        return Response(TimeoutSerializer(data).data)
 
     @extend_schema(request=None, responses={200: GameSerializer})
     @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])

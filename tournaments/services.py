@@ -44,6 +44,24 @@ def _require_official(user: Any) -> None:
         raise PermissionDenied("only organizers and arbiters may do that")
 
 
+def _validate_rules(tournament: Tournament) -> None:
+    """The variants must be ones the engine plays, and playable with the ruleset."""
+    from rules.variants import KNOWN_VARIANTS, SUPPORTED_VARIANTS, combination_problem
+
+    names = [v.strip().lower() for v in tournament.variants.split(",") if v.strip()]
+    unknown = [v for v in names if v not in KNOWN_VARIANTS or v not in SUPPORTED_VARIANTS]
+    if unknown:
+        known = ", ".join(sorted(SUPPORTED_VARIANTS))
+        raise ValidationError({"variants": f"unknown variant {unknown[0]!r} (known: {known})"})
+    problem = combination_problem(tournament.ruleset, frozenset(names))
+    if problem:
+        raise ValidationError({"variants": problem})
+    tournament.variants = ",".join(names)
+    if tournament.ruleset == "italian-society" and not tournament.time_control:
+        # The society's battles last twenty minutes: ten on each clock.
+        tournament.time_control = "600"
+
+
 def _validate_tiebreaks(value: str) -> None:
     for name in (t.strip() for t in value.split(",") if t.strip()):
         if name not in TIEBREAKS:
@@ -65,6 +83,7 @@ def tournament_create(
     if organizer is not None and getattr(organizer, "is_authenticated", False):
         tournament.organizer = organizer
     _validate_tiebreaks(tournament.tiebreaks)
+    _validate_rules(tournament)
     tournament.full_clean()
     tournament.save()
     return tournament
@@ -90,6 +109,7 @@ def tournament_update(*, tournament: Tournament, user: Any = None, **fields: Any
     _audit(tournament, user, "settings", tournament, before, fields)
     if "tiebreaks" in fields:
         _validate_tiebreaks(tournament.tiebreaks)
+    _validate_rules(tournament)
     tournament.full_clean()
     tournament.standings_version = F("standings_version") + 1
     tournament.save()

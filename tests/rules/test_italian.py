@@ -376,8 +376,13 @@ def test_timeout_count_by_hand():
     assert count.describe() == "time-out count green 2½, gold 6"
 
 
-def _record_text(moves: list[Move], first: int = GREEN, tags: dict[str, str] | None = None) -> str:
-    pos = fresh(first)
+def _record_text(
+    moves: list[Move],
+    first: int = GREEN,
+    tags: dict[str, str] | None = None,
+    rules: Rules = ITALIAN,
+) -> str:
+    pos = fresh(first, rules)
     plies = []
     for m in moves:
         plies.append(RecordPly(None, move_text(pos, m)))
