@@ -135,18 +135,13 @@ def parse_position(text: str) -> Position:
         raise PositionStringError(f"plies made must be a number, not {ply_text!r}")
     rules = Rules(ruleset, variants, **kwargs)
     first = COLOR_NAMES.index(first_text)
-    # Reflective positions (Art. 13.7) play with their own class and check their one squad.
-    reflective = "reflective" in variants
-    own_class = reflective or "tri-level" in variants
+    # Variants with their own position class (Kinta's scorecard, the reflective squad, the
+    # tri-level board, the Italian society's protocol) read into that class.
     try:
-        pos = new_position(rules, first) if own_class else Position(rules, first)
+        pos = new_position(rules, first)
     except IllegalMoveError as exc:
         raise PositionStringError(str(exc)) from None
     pos.ply = int(ply_text)
-    if "kinta" in variants and type(pos) is Position:
-        # Kinta keeps a scorecard and a carrying Blockader: its positions are its own class.
-        pos = KintaPosition(pos.rules, pos.first)
-        pos.ply = int(ply_text)
     for side, side_text in enumerate(side_texts):
         parts = side_text.split("/")
         if len(parts) != 3:
@@ -180,7 +175,7 @@ def parse_position(text: str) -> Position:
                     f"{COLOR_NAMES[side]} Goal on {_square_names(pos)[g]} shares a triangle it "
                     "cannot share"
                 )
-    check_parsed = getattr(pos, "check_parsed", None) if reflective else None
+    check_parsed = getattr(pos, "check_parsed", None)
     if check_parsed is not None:
         try:
             check_parsed()

@@ -133,3 +133,70 @@ def test_mutated_real_records_never_crash(data):
 def test_position_string_reader_never_crashes(text):
     with contextlib.suppress(RulesError):
         parse_position(text)
+
+
+# The variants that only change the flat board's parameters; those with their own position
+# class (kinta, reflective, tri-level, italian-society) fuzz in their own test modules.
+FLAT_VARIANTS = [
+    "power-vanguards",
+    "alternating-placement",
+    "forward-placement",
+    "honor-in-setup",
+    "clouded",
+    "ablative",
+    "kaggas-crown",
+]
+
+
+@st.composite
+def variant_games(draw):
+    from rules.board import SQUARE_OF
+    from rules.validate import rules_from_tags
+
+    variants = draw(st.sets(st.sampled_from(FLAT_VARIANTS), min_size=1, max_size=3))
+    tags = {
+        "Event": "prop",
+        "FirstPlacement": draw(st.sampled_from(COLOR_NAMES)),
+        "Ruleset": draw(st.sampled_from(["laws", "loyd-1989"])),
+        "Variants": ", ".join(sorted(variants)),
+    }
+    if "clouded" in variants:
+        clouds = draw(st.sets(st.sampled_from(sorted(SQUARE_OF)), min_size=1, max_size=6))
+        tags["Clouds"] = " ".join(sorted(clouds))
+    if "ablative" in variants:
+        tags["AblationLimit"] = str(draw(st.integers(0, 8)))
+    if "kaggas-crown" in variants:
+        tags["Crown"] = draw(st.sampled_from(["", "apex", "I11", "east"]))
+    rules, first = rules_from_tags(tags)
+    pos = Position(rules, first)
+    positions = [pos]
+    moves = []
+    for _ in range(draw(st.integers(10, 70))):
+        legal = pos.generate_moves()
+        if not legal:
+            break
+        m = legal[draw(st.integers(0, len(legal) - 1))]
+        moves.append(m)
+        pos = pos.apply(m)
+        positions.append(pos)
+    return tags, positions, moves
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(variant_games())
+def test_random_variant_games_replay_from_their_record(game):
+    tags, positions, moves = game
+    plies = []
+    for pos, m in zip(positions, moves, strict=False):
+        ply = describe_move(pos, m)
+        plies.append(RecordPly(ply, format_ply(ply)))
+    outcome = positions[-1].final_outcome()
+    tags = {**tags, "Result": outcome.winner_name if outcome else "*"}
+    record = Record(tags, plies)
+    again = read_record(write_record(record))
+    assert again == record
+    verdict = validate_record(again)
+    assert verdict.valid, verdict.error
+    assert verdict.plies == len(moves)
+    assert verdict.position == positions[-1]
+    assert verdict.outcome == outcome
