@@ -271,6 +271,7 @@ ENDPOINTS: list[tuple[str, Call, set[str]]] = [
     ("arbiter result", page_post(A + "/game/{w.game.pk}/result/", {"result": "draw"}), ARBITERS),
     ("arbiter from record", page_post(A + "/game/{w.game.pk}/from-record/"), ARBITERS),
     ("arbiter countersign", page_post(A + "/game/{w.game.pk}/countersign/"), ARBITERS),
+    ("arbiter timeout", page_post(A + "/game/{w.game.pk}/timeout/"), ARBITERS),
     (
         "arbiter penalty",
         page_post(
@@ -340,6 +341,7 @@ def test_the_table_names_every_write_route():
         "arbiter:result",
         "arbiter:from-record",
         "arbiter:countersign",
+        "arbiter:timeout",
         "arbiter:penalty",
         "arbiter:revoke",
         "arbiter:irregularity",

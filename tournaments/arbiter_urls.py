@@ -25,6 +25,7 @@ urlpatterns = [
     path("t/<slug:slug>/game/<int:game_id>/result/", v.result_enter, name="result"),
     path("t/<slug:slug>/game/<int:game_id>/from-record/", v.result_from_record, name="from-record"),
     path("t/<slug:slug>/game/<int:game_id>/countersign/", v.result_countersign, name="countersign"),
+    path("t/<slug:slug>/game/<int:game_id>/timeout/", v.game_timeout, name="timeout"),
     path("t/<slug:slug>/irregularities/", v.irregularity, name="irregularity"),
     path("t/<slug:slug>/penalties/", v.penalty_impose, name="penalty"),
     path("t/<slug:slug>/penalties/revoke/", v.penalty_revoke, name="revoke"),

@@ -385,6 +385,17 @@ def result_countersign(request: HttpRequest, t: Tournament, game_id: int) -> Htt
 
 @require_POST
 @tournament_role(Role.ARBITER)
+def game_timeout(request: HttpRequest, t: Tournament, game_id: int) -> HttpResponse:
+    from games.services import game_timeout_decide
+
+    game = _game(t, game_id)
+    decision = game_timeout_decide(game=game, user=request.user)
+    messages.success(request, f"board {game.board}: {decision.explanation}")
+    return _back_to_round(request, t, game)
+
+
+@require_POST
+@tournament_role(Role.ARBITER)
 def irregularity(request: HttpRequest, t: Tournament) -> HttpResponse:
     game_id = request.POST.get("game", "")
     if not game_id.isdigit():

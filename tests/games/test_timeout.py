@@ -156,7 +156,8 @@ def test_tournament_variants_are_checked_and_the_society_gets_its_time_control()
         variants="Clouded, power-vanguards",
     )
     assert t.time_control == "600" and t.variants == "clouded,power-vanguards"
-    for bad, match in (("warp-drive", "unknown variant"), ("alternating-placement", "its own setup")):
+    refused = (("warp-drive", "unknown variant"), ("alternating-placement", "its own setup"))
+    for bad, match in refused:
         with pytest.raises(ValidationError, match=match):
             tservices.tournament_create(
                 name="X",
@@ -165,3 +166,20 @@ def test_tournament_variants_are_checked_and_the_society_gets_its_time_control()
                 ruleset="italian-society",
                 variants=bad,
             )
+
+
+def test_console_button_decides_the_time_out(worker, client):
+    game, arbiter = _event("swiss")
+    moves, _ = _open_game_moves()
+    _submit(game, arbiter, _record_text(moves))
+    client.force_login(arbiter)
+    slug, number = game.round.tournament.slug, game.round.number
+    page = client.get(f"/arbiter/t/{slug}/round/{number}/")
+    assert page.status_code == 200 and "Time-out: count" in page.content.decode()
+    resp = client.post(f"/arbiter/t/{slug}/game/{game.pk}/timeout/", follow=True)
+    assert resp.status_code == 200
+    assert "time-out count green" in resp.content.decode()
+    game.refresh_from_db()
+    assert game.result
+    page = client.get(f"/arbiter/t/{slug}/round/{number}/")
+    assert "Time-out: count" not in page.content.decode()
