@@ -3,25 +3,30 @@
 Measures perft nodes per second (ours from a mid-game position, python-chess from the chess
 start position, both depth 4 with bulk counting at the last ply) and validated plies per
 second (ours through `manage.py kz validate` on a folder of records, python-chess reading the
-same number of plies of PGN with chess.pgn.read_game).
+same number of plies of PGN with chess.pgn.read_game). Then the cost of each variant and
+ruleset switched on alone, against the flat engine measured the same way
+(bench/variant_bench.py).
 
-    python bench/rules_bench.py [--records 1500] [--depth 4]
+    python bench/rules_bench.py [--records 1500] [--depth 4] [--quick] [--json] [--no-variants]
 """
 
 from __future__ import annotations
 
 import argparse
 import io
+import json
 import random
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import asdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench import variant_bench  # noqa: E402
 from bench.records import write_folder  # noqa: E402
 from rules.posstring import parse_position  # noqa: E402
 
@@ -73,12 +78,23 @@ def chess_pgn(total_plies: int, seed: int = 3) -> tuple[str, int]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--records", type=int, default=1500)
-    ap.add_argument("--depth", type=int, default=4)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--records", type=int, help="records for kz validate (1500; --quick 300)")
+    ap.add_argument("--depth", type=int, help="perft depth of the flat run (4; --quick 3)")
+    ap.add_argument("--no-variants", action="store_true", help="only the flat engine's run")
+    variant_bench.add_arguments(ap)
     args = ap.parse_args()
+    if args.records is None:
+        args.records = 300 if args.quick else 1500
+    if args.depth is None:
+        args.depth = 3 if args.quick else 4
     import chess
     import chess.pgn
+
+    def progress(text: str) -> None:
+        print(text, file=sys.stderr, flush=True)
+
+    progress(f"perft depth {args.depth} ...")
 
     rows = []
     pos = parse_position(MIDGAME)
@@ -98,6 +114,7 @@ def main() -> None:
         )
     )
 
+    progress(f"kz validate, {args.records} records ...")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "records"
         plies = write_folder(folder, args.records)
@@ -123,11 +140,42 @@ def main() -> None:
     theirs_val = cplies / rsecs
     rows.append(("validate", "python-chess chess.pgn.read_game", cplies, rsecs, theirs_val))
 
+    measures = []
+    config = variant_bench.config_from_args(args)
+    if not args.no_variants:
+        cases = variant_bench.select_cases(args.only)
+        measures = variant_bench.run(config, cases, progress)
+
+    ratios = {"perft": ours_perft / theirs_perft, "validate": ours_val / theirs_val}
+    if args.json:
+        out = {
+            "flat": [
+                {"what": w, "run": r, "count": c, "seconds": round(s, 4), "per_second": round(x)}
+                for w, r, c, s, x in rows
+            ],
+            "ratios": {k: round(v, 3) for k, v in ratios.items()},
+            "target_met": {k: v > 1 for k, v in ratios.items()},
+        }
+        if measures:
+            out["variants"] = {
+                "config": asdict(config),
+                "cases": [m.as_dict() for m in measures],
+            }
+        print(json.dumps(out, indent=1))
+        return
     print(f"{'what':9} {'run':45} {'count':>10} {'seconds':>8} {'per second':>12}")
     for what, run, count, s, rate in rows:
         print(f"{what:9} {run:45} {count:>10,} {s:>8.2f} {rate:>12,.0f}")
-    print(f"ratio perft (ours / python-chess):    {ours_perft / theirs_perft:.2f}")
-    print(f"ratio validate (ours / python-chess): {ours_val / theirs_val:.2f}")
+    print(f"ratio perft (ours / python-chess):    {ratios['perft']:.2f}")
+    print(f"ratio validate (ours / python-chess): {ratios['validate']:.2f}")
+    met = [f"{k} {'met' if v > 1 else 'NOT met'}" for k, v in ratios.items()]
+    print(f"target (faster than python-chess, variants off): {', '.join(met)}")
+    if measures:
+        print()
+        print("Variants and rulesets, each switched on alone, against the flat engine:")
+        print()
+        print(variant_bench.table(measures))
+        print(variant_bench.NOTE)
 
 
 if __name__ == "__main__":
