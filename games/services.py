@@ -26,7 +26,7 @@ from games.selectors import game_rules_expected
 from games.signing import Signature, SignatureError, load_public_key, verify_record
 from rules.clock import Adjustment, adjudicate
 from rules.errors import RecordError, RulesError
-from rules.position import KIND_NAMES
+from rules.position import KIND_NAMES, Rules
 from rules.record import read_record, write_record
 from rules.validate import validate_record, verdict_for_unreadable
 
@@ -177,9 +177,12 @@ def verdict_compute(
         record = read_record(text)
     except RecordError as exc:
         return {"readable": False, **verdict_for_unreadable(str(exc))}
-    verdict = validate_record(record).as_dict()
-    mismatch = _rules_mismatch(record.tags, expected) if expected else None
-    if mismatch and verdict["valid"]:
+    checked = validate_record(record)
+    verdict = checked.as_dict()
+    mismatch = None
+    if expected and checked.valid and checked.position is not None:
+        mismatch = _rules_mismatch(checked.position.rules, expected)
+    if mismatch:
         verdict["valid"] = False
         verdict["error"] = {"ply": None, "text": None, "reason": mismatch, "article": "9.1"}
     try:
@@ -194,33 +197,25 @@ def verdict_compute(
     }
 
 
-def _rules_mismatch(tags: dict[str, str], expected: Expected) -> str | None:
-    """How a record's Ruleset, Variants and Removed tags differ from the game's rules."""
+def _rules_mismatch(rules: Rules, expected: Expected) -> str | None:
+    """How the rules a record names (its Ruleset, Variants and Removed tags) differ from the
+    game's."""
     ruleset, variants, removed = expected
-    said = tags.get("Ruleset", "laws").strip().lower() or "laws"
-    if said != ruleset:
-        return f"the record is played under ruleset {said!r}; this tournament plays {ruleset!r}"
-    said_variants = frozenset(
-        v.strip().lower() for v in tags.get("Variants", "").split(",") if v.strip()
-    )
-    if said_variants != variants:
+    if rules.ruleset != ruleset:
+        return (
+            f"the record is played under ruleset {rules.ruleset!r}; this tournament plays "
+            f"{ruleset!r}"
+        )
+    if rules.variants != variants:
         want = ", ".join(sorted(variants)) or "none"
-        got = ", ".join(sorted(said_variants)) or "none"
+        got = ", ".join(sorted(rules.variants)) or "none"
         return f"the record's variants are {got}; this game is played with {want}"
-    said_removed = tags.get("Removed", "").strip()
-    if removed:
-        from rules.italian import parse_removed
-
-        try:
-            ok = parse_removed(said_removed) == removed
-        except ValueError:
-            ok = False
-        if not ok:
+    if rules.removed != removed:
+        if removed:
             return (
                 f"this game is a Bach'san replay without a {KIND_NAMES[removed]}: the record "
-                f"needs a Removed tag naming it"
+                "needs a Removed tag naming it"
             )
-    elif said_removed:
         return "this game is not a Bach'san replay: the record may not have a Removed tag"
     return None
 

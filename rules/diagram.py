@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from rules.board import ROWS, SQUARES, WIDTH
-from rules.kinta import KintaPosition, describe_combat, is_kinta_carrier, scorecard_lines
+from rules.kinta import KintaPosition, describe_combat, scorecard_lines
 from rules.notation import ENGLISH, Notation
-from rules.position import CAPTURED, COLOR_NAMES, IS_CARRIER, Move, Position
+from rules.position import CAPTURED, COLOR_NAMES, Move, Position
 
 CELL = 3
 _KEYS = ("", "Fe", "L", "S", "Fl", "V", "B")
@@ -22,8 +22,7 @@ def cell_token(pos: Position, sq: int) -> str:
         key = _KEYS[kind]
         key = key if side == 0 else key.lower()
         if goal_side == side:
-            kinta = isinstance(pos, KintaPosition)
-            key += "*" if (is_kinta_carrier(kind) if kinta else IS_CARRIER[kind]) else "+"
+            key += "*" if pos.holds_goal(side, sq) else "+"
         return key
     if goal_side is not None:
         return "G" if goal_side == 0 else "g"
@@ -52,9 +51,19 @@ def render_text(
     lines.append("")
     lines.append("green: upper case (Fe L S Fl V B), gold: lower case; * holds its Goal,")
     lines.append("+ shares its lying Goal, G/g a Goal lying alone, # ablated.")
+    lines.extend(status_lines(pos, last=last, last_text=last_text, notation=notation))
+    return "\n".join(lines) + "\n"
+
+
+def status_lines(
+    pos: Position, *, last: Move | None, last_text: str | None, notation: Notation
+) -> list[str]:
+    """What a diagram says below the board: each Goal, Kinta's scorecard, whose ply it is or
+    how the battle ended, and the last move."""
+    lines = []
     for side in (0, 1):
         g = pos.goal[side]
-        where = "captured" if g == CAPTURED else ("not placed" if g < 0 else _name(g, notation))
+        where = "captured" if g == CAPTURED else ("not placed" if g < 0 else notation.square(g))
         lines.append(f"{COLOR_NAMES[side]} Goal: {where}")
     if isinstance(pos, KintaPosition):
         lines.extend(scorecard_lines(pos))
@@ -71,11 +80,7 @@ def render_text(
         lines.append(f"Last move: {last_text}")
     elif last is not None:
         lines.append(f"Last move: {_last_text(last, notation)}")
-    return "\n".join(lines) + "\n"
-
-
-def _name(sq: int, notation: Notation) -> str:
-    return notation.square(sq)
+    return lines
 
 
 def _last_text(move: Move, notation: Notation) -> str:
@@ -86,4 +91,4 @@ def _last_text(move: Move, notation: Notation) -> str:
     return f"{head}@{notation.square(move.origin)} → {notation.square(move.dest)}"
 
 
-__all__ = ["cell_token", "render_text"]
+__all__ = ["cell_token", "render_text", "status_lines"]

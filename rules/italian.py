@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from rules.board import BIT, BOARD, FLY, NAME, NB, RAYS, REGION, REGION_BB
+from rules.board import BIT, BOARD, FLY, NAME, NB, RAYS, REGION, REGION_BB, iter_bits
 from rules.errors import IllegalMoveError
 from rules.position import (
     BLOCKADER,
@@ -23,17 +23,14 @@ from rules.position import (
     Move,
     Position,
     Rules,
-    _bits,
 )
 
 # Article names for the society's own rules: the numbered reminders of "RICORDATE CHE",
 # the placement protocol, the Flier's description and the tournament section.
 ART_PLACEMENT: Final = "italian-society: placement"
 ART_CARRIER: Final = "italian-society: carrier"
-ART_GOAL_ZOC: Final = "italian-society 6"
 ART_TRAP: Final = "italian-society 7"
 ART_FLIER: Final = "italian-society: Flier"
-ART_SETUP_SAFETY: Final = "italian-society 4"
 ART_COUNT: Final = "italian-society: tournament"
 
 # Points for a killed warrior at the time-out count; a trapped one counts half.
@@ -131,7 +128,7 @@ class ItalianPosition(Position):
         free = REGION_BB[region] & ~(self.occ[0] | self.occ[1] | self.goals_bb())
         free &= ~self._all_zoc()
         ok = 0
-        for t in _bits(free):
+        for t in iter_bits(free):
             if self._placement_problem(side, kind, t) is None:
                 ok |= BIT[t]
         return ok
@@ -150,19 +147,6 @@ class ItalianPosition(Position):
         if not self._honourable(side, kind, t):
             return "a warrior may not be placed behind its own Blockader, between it and the Goal"
         return None
-
-    def generate_legal_moves(self) -> list[Move]:
-        if self.outcome is not None:
-            return []
-        side, what = self.stage()
-        if what == "warrior":
-            out = []
-            for kind in WARRIOR_KINDS:
-                if self.kbb[side][kind].bit_count() < self.rules.squad[kind]:
-                    for t in _bits(self._placement_moves_bb(side, kind)):
-                        out.append(Move(None, t, kind))
-            return out
-        return super().generate_legal_moves()
 
     def count_legal_moves(self) -> int:
         if self.outcome is None and self.stage()[1] == "warrior":
@@ -234,19 +218,13 @@ class ItalianPosition(Position):
         super().push(move)
 
     # --- the battle ---------------------------------------------------------------------------
-    def _trap_zone(self) -> int:
-        return self._all_zoc()
-
     def trapped(self) -> int:
-        """Warriors standing in a Blockader's field (Blockaders aside): they cannot move."""
-        blks = 0
-        for b in self.blk:
-            if b >= 0:
-                blks |= BIT[b]
-        return (self.occ[0] | self.occ[1]) & self._trap_zone() & ~blks
+        """Warriors standing in a Blockader's field: they cannot move. (A Blockader is never
+        in a field: no move or placement may end in the enemy's.)"""
+        return (self.occ[0] | self.occ[1]) & self._all_zoc()
 
     def _movable(self, side: int) -> int:
-        return self.occ[side] & ~self._trap_zone()
+        return self.occ[side] & ~self._all_zoc()
 
     def _holder(self, side: int) -> int:
         c = self.carrier[side]
@@ -269,33 +247,17 @@ class ItalianPosition(Position):
                     break
         return reach
 
+    def _blockader_zone_bars(self, side: int) -> int:
+        # Warriors in its field are trapped, not a bar (reminder 7); Goals still are.
+        return self.goals_bb()
+
     def _dests(self, o: int, kind: int, side: int) -> int:
-        if kind != BLOCKADER:
-            return super()._dests(o, kind, side)
-        enemy = 1 - side
-        own = self.occ[side]
-        opp = self.occ[enemy]
-        eb = self.blk[enemy]
-        ezoc = NB[eb] if eb >= 0 else 0
-        passable = BOARD & ~(own | opp | ezoc | self.holes)
-        d = self._reach(o, kind, passable) & ~own & ~opp & ~ezoc & ~self.holes
-        if eb >= 0:
-            d &= ~BIT[eb]
-        g = self.goal[side]
-        if g >= 0:
-            d &= ~BIT[g]
-        eg = self.goal[enemy]
-        if eg >= 0 and own != BIT[o]:
+        d = super()._dests(o, kind, side)
+        eg = self.goal[1 - side]
+        if kind == BLOCKADER and eg >= 0 and self.occ[side] != BIT[o]:
             # Only a Blockader left alone on the board may capture the enemy Goal.
             d &= ~BIT[eg]
-        goals = self.goals_bb()
-        ok = 0
-        for t in _bits(d):
-            z = NB[t]
-            if z & goals or z & ezoc:
-                continue
-            ok |= BIT[t]
-        return ok
+        return d
 
     def _carry_dests(self, o: int, kind: int, side: int, dests: int) -> int:
         forbidden = self._goal_forbidden()
@@ -365,7 +327,7 @@ class ItalianPosition(Position):
         gb = BIT[g]
         sqs = self.sq
         return any(
-            self._dests(o, sqs[o] & 7, attacker) & gb for o in _bits(self._movable(attacker))
+            self._dests(o, sqs[o] & 7, attacker) & gb for o in iter_bits(self._movable(attacker))
         )
 
     def is_in_jeopardy(self, side: int) -> bool:

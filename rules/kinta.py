@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from rules.board import BIT, BOARD, NAME, NB, SQUARE_OF
+from rules.board import BIT, BOARD, NAME, NB, SQUARE_OF, iter_bits
 from rules.errors import IllegalMoveError
 from rules.position import (
     BLOCKADER,
@@ -313,15 +313,6 @@ def parse_cast_notes(comments: Sequence[str]) -> tuple[tuple[int, ...], ...]:
 
 
 # --- the position ---------------------------------------------------------------------------
-def _bits(bb: int) -> list[int]:
-    out = []
-    while bb:
-        b = bb & -bb
-        out.append(b.bit_length() - 1)
-        bb ^= b
-    return out
-
-
 class KintaPosition(Position):
     """A Kinta position: the flat board plus each warrior's strength (the scorecard).
 
@@ -380,7 +371,7 @@ class KintaPosition(Position):
 
     def scorecard(self, side: int) -> list[tuple[int, int, int]]:
         """(kind, square, strength) of every warrior of `side`, by kind then square name."""
-        out = [(self.sq[s] & 7, s, self.strength_of(s)) for s in _bits(self.occ[side])]
+        out = [(self.sq[s] & 7, s, self.strength_of(s)) for s in iter_bits(self.occ[side])]
         return sorted(out, key=lambda e: (e[0], NAME[e[1]]))
 
     # --- recorded casts -----------------------------------------------------------------------
@@ -389,9 +380,17 @@ class KintaPosition(Position):
         self.resolved = None
         self.notes = parse_cast_notes(comments)
 
-    def holds_goal(self, side: int, sq: int) -> bool:
-        code = self.sq[sq]
-        return self.goal[side] == sq and code >> 3 == side and KINTA_CARRIER[code & 7]
+    def _holder(self, side: int) -> int:
+        # The Blockader carries too (13.9's Art. 2.8).
+        g = self.goal[side]
+        if g >= 0:
+            code = self.sq[g]
+            if code and code >> 3 == side and KINTA_CARRIER[code & 7]:
+                return g
+        return NO_SQUARE
+
+    def _dests(self, o: int, kind: int, side: int) -> int:
+        return self._kinta_dests(o, kind, side)
 
     def combatants(self, side: int, move: Move) -> tuple[Combatant, Combatant] | None:
         """The two warriors a battle move by `side` sets fighting, Goal adjustments included
@@ -457,7 +456,7 @@ class KintaPosition(Position):
             goals &= ~BIT[self.goal[side]]
         bad = opp | goals
         ok = 0
-        for t in _bits(d):
+        for t in iter_bits(d):
             z = NB[t]
             if z & bad or z & ezoc:
                 continue
@@ -476,45 +475,10 @@ class KintaPosition(Position):
         carriers = kb[FENCER] | kb[LANCER] | kb[VANGUARD] | kb[BLOCKADER]
         return carriers & ~self._goal_forbidden()
 
-    def _battle_moves(self, side: int) -> list[Move]:
-        moves = []
-        g = self.goal[side]
-        for o in _bits(self.occ[side]):
-            kind = self.sq[o] & 7
-            d = self._kinta_dests(o, kind, side)
-            for t in _bits(d):
-                moves.append(Move(o, t, kind))
-            if o == g and KINTA_CARRIER[kind]:
-                for t in _bits(self._carry_dests(o, kind, side, d)):
-                    moves.append(Move(o, t, kind, True))
-        return moves
-
-    def generate_legal_moves(self) -> list[Move]:
-        if self.outcome is None and self.in_battle:
-            return self._battle_moves(self.turn)
-        return super().generate_legal_moves()
-
-    def count_legal_moves(self) -> int:
-        if self.outcome is None and self.in_battle:
-            return len(self._battle_moves(self.turn))
-        return super().count_legal_moves()
-
-    def has_safe_move(self) -> bool:
-        if self.outcome is not None:
-            return False
-        side, what = self.stage()
-        if what != "battle":
-            return super().has_safe_move()
-        return any(
-            self.is_battle_move_safe(side, m.origin, m.dest, m.kind, m.carry)
-            for m in self._battle_moves(side)
-            if m.origin is not None
-        )
-
     # --- safety (Art. 3.9): "can capture" is "can move onto the Goal", a combat won ---------
     def can_reach(self, attacker: int, g: int) -> bool:
         """Whether `attacker` has a move onto `g` (a capture, or an attack on its holder)."""
-        for o in _bits(self.occ[attacker]):
+        for o in iter_bits(self.occ[attacker]):
             kind = self.sq[o] & 7
             if kind != FLIER and not NEAR4[o] & BIT[g]:
                 continue
@@ -545,18 +509,6 @@ class KintaPosition(Position):
             return True
         after = self._after(side, Move(o, t, kind, carry))
         return not after.is_in_jeopardy(side)
-
-    def perft(self, depth: int) -> int:
-        if depth <= 0:
-            return 1
-        if depth == 1:
-            return self.count_moves()
-        total = 0
-        for m in self.generate_moves():
-            p = self.copy()
-            p.push(m)
-            total += p.perft(depth - 1)
-        return total
 
     # --- checking -----------------------------------------------------------------------------
     def check_move(self, move: Move) -> None:
@@ -639,21 +591,10 @@ class KintaPosition(Position):
         if kind == BLOCKADER:
             if opp & tb:
                 raise IllegalMoveError("a Blockader attacks nothing", "3.11.4")
-            z = NB[t]
-            if z & opp:
-                raise IllegalMoveError(
-                    "a Blockader may not end with an enemy warrior in its zone of control",
-                    "3.11.4",
-                )
             goals = self.goals_bb()
             if move.carry:
                 goals &= ~BIT[o]
-            if z & goals:
-                raise IllegalMoveError(
-                    "a Blockader may not end with a Goal in its zone of control", "3.11.4"
-                )
-            if z & ezoc:
-                raise IllegalMoveError("the Blockaders' zones of control may not overlap", "3.8")
+            self._check_blockader_end(side, NB[t], ezoc, goals)
         if move.carry:
             # A carrying Blockader takes its own zone along; the zone it leaves does not count.
             zones = ezoc if kind == BLOCKADER else self._all_zoc()

@@ -19,6 +19,7 @@ from rules.board import (
     REGION,
     REGION_BB,
     SQUARES,
+    iter_bits,
     neighbours_bb,
 )
 from rules.errors import IllegalMoveError
@@ -282,6 +283,10 @@ class Position:
         """The squares of `side`'s warriors that may move."""
         return self.occ[side]
 
+    def _blockader_zone_bars(self, side: int) -> int:
+        """What `side`'s Blockader may not end its move with in its zone (Art. 3.11.4)."""
+        return self.occ[1 - side] | self.goals_bb()
+
     def _carry_dests(self, o: int, kind: int, side: int, dests: int) -> int:
         """Where the holder on `o` may take its Goal, given its destinations without it."""
         return dests & ~self._goal_forbidden()
@@ -342,7 +347,7 @@ class Position:
             g = self.goal[side]
             if g >= 0:
                 d &= ~BIT[g]
-            bad = opp | self.goals_bb()
+            bad = self._blockader_zone_bars(side)
             ok = 0
             dd = d
             while dd:
@@ -386,17 +391,17 @@ class Position:
                         out.append(Move(None, b.bit_length() - 1, kind))
             return out
         if what == "goal":
-            return [Move(None, s, GOAL) for s in _bits(self._goal_squares(side))]
+            return [Move(None, s, GOAL) for s in iter_bits(self._goal_squares(side))]
         moves = []
         holder = self._holder(side)
-        for o in _bits(self._movable(side)):
+        for o in iter_bits(self._movable(side)):
             kind = self.sq[o] & 7
             d = self._dests(o, kind, side)
-            dests = _bits(d)
+            dests = iter_bits(d)
             for t in dests:
                 moves.append(Move(o, t, kind))
             if o == holder:
-                for t in _bits(self._carry_dests(o, kind, side, d)):
+                for t in iter_bits(self._carry_dests(o, kind, side, d)):
                     moves.append(Move(o, t, kind, True))
         return moves
 
@@ -451,7 +456,7 @@ class Position:
         allowed = self._placement_squares(side)
         if self.rules.honor:
             ok = 0
-            for t in _bits(allowed):
+            for t in iter_bits(allowed):
                 if self._honourable(side, kind, t):
                     ok |= BIT[t]
             return ok
@@ -718,10 +723,10 @@ class Position:
             kind = sqs[o] & 7
             d = self._dests(o, kind, side)
             carry = self._carry_dests(o, kind, side, d) if o == holder else 0
-            for t in _bits(d):
+            for t in iter_bits(d):
                 if self.is_battle_move_safe(side, o, t, kind, False):
                     return True
-            for t in _bits(carry):
+            for t in iter_bits(carry):
                 if self.is_battle_move_safe(side, o, t, kind, True):
                     return True
         return False
@@ -810,24 +815,26 @@ class Position:
                 raise IllegalMoveError("a Blockader kills nothing", "3.11.4")
             if self.goal[side] == t:
                 raise IllegalMoveError("a Blockader may not end on its own Goal", "3.11.4")
-            z = NB[t]
-            if z & self.occ[enemy]:
-                raise IllegalMoveError(
-                    "a Blockader may not end with an enemy warrior in its zone of control",
-                    "3.11.4",
-                )
-            if z & self.goals_bb():
-                raise IllegalMoveError(
-                    "a Blockader may not end with a Goal in its zone of control", "3.11.4"
-                )
-            if z & ezoc:
-                raise IllegalMoveError("the Blockaders' zones of control may not overlap", "3.8")
+            self._check_blockader_end(side, NB[t], ezoc, self.goals_bb())
         if move.carry and tb & self._all_zoc():
             raise IllegalMoveError(
                 "a carried Goal may not end in a Blockader's zone of control", "3.6"
             )
         if move.carry and tb & self.rules.cloud_bb:
             raise IllegalMoveError("the Goal may not be moved into a cloud", "13.4")
+
+    def _check_blockader_end(self, side: int, zone: int, ezoc: int, goals: int) -> None:
+        """Art. 3.8, 3.11.4: what a Blockader's `zone` may not hold where its move ends."""
+        if zone & self.occ[1 - side]:
+            raise IllegalMoveError(
+                "a Blockader may not end with an enemy warrior in its zone of control", "3.11.4"
+            )
+        if zone & goals:
+            raise IllegalMoveError(
+                "a Blockader may not end with a Goal in its zone of control", "3.11.4"
+            )
+        if zone & ezoc:
+            raise IllegalMoveError("the Blockaders' zones of control may not overlap", "3.8")
 
     def _check_placement(self, move: Move, side: int, what: str) -> None:
         t = move.dest
@@ -941,12 +948,3 @@ class Position:
 
     def __hash__(self) -> int:
         return hash((self.rules, self.first, self.ply, tuple(self.sq), tuple(self.goal)))
-
-
-def _bits(bb: int) -> list[int]:
-    out = []
-    while bb:
-        b = bb & -bb
-        out.append(b.bit_length() - 1)
-        bb ^= b
-    return out

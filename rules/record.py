@@ -18,6 +18,7 @@ from rules.notation import (
     format_ply,
     ply_from_groups,
 )
+from rules.variants import parse_variants
 
 TAG_ORDER: Final = (
     "Event",
@@ -109,8 +110,8 @@ def notation_from_tags(tags: dict[str, str]) -> Notation:
     seat_name = tags.get("Seat", "apex").strip().lower() or "apex"
     if seat_name not in SEATS:
         raise RecordError(f"unknown Seat {seat_name!r} (apex, west or east)")
-    variants = {v.strip().lower() for v in tags.get("Variants", "").split(",")}
-    return Notation(lang, system == "descriptive", SEATS.index(seat_name), "tri-level" in variants)
+    tri_level = "tri-level" in parse_variants(tags.get("Variants", ""))
+    return Notation(lang, system == "descriptive", SEATS.index(seat_name), tri_level)
 
 
 def format_clock(seconds: int) -> str:

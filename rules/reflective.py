@@ -14,6 +14,7 @@ from rules.board import (
     NAME,
     NB,
     REGION_BB,
+    iter_bits,
     neighbours_bb,
 )
 from rules.errors import IllegalMoveError
@@ -290,20 +291,20 @@ class ReflectivePosition(Position):
         if what == "warrior":
             out = []
             for kind in WARRIOR_KINDS:
-                for t in _bits(self._kind_squares(kind)):
+                for t in iter_bits(self._kind_squares(kind)):
                     out.append(Move(None, t, kind))
             return out
         if what == "goal":
-            return [Move(None, s, GOAL) for s in _bits(self.occ[squad])]
+            return [Move(None, s, GOAL) for s in iter_bits(self.occ[squad])]
         moves = []
         g = self.goal[squad]
-        for o in _bits(self.occ[squad]):
+        for o in iter_bits(self.occ[squad]):
             kind = self.sq[o] & 7
             d = self._rdests(o, kind)
-            for t in _bits(d):
+            for t in iter_bits(d):
                 moves.append(Move(o, t, kind))
             if o == g and IS_CARRIER[kind]:
-                for t in _bits(d & ~self._goal_forbidden()):
+                for t in iter_bits(d & ~self._goal_forbidden()):
                     moves.append(Move(o, t, kind, True))
         return moves
 
@@ -318,7 +319,7 @@ class ReflectivePosition(Position):
             return self.occ[squad].bit_count()
         n = 0
         g = self.goal[squad]
-        for o in _bits(self.occ[squad]):
+        for o in iter_bits(self.occ[squad]):
             kind = self.sq[o] & 7
             d = self._rdests(o, kind)
             n += d.bit_count()
@@ -543,13 +544,13 @@ class ReflectivePosition(Position):
         squad = self.first
         g = self.goal[squad]
         forbidden = self._goal_forbidden()
-        for o in _bits(self.occ[squad]):
+        for o in iter_bits(self.occ[squad]):
             kind = self.sq[o] & 7
             d = self._rdests(o, kind)
             if g >= 0 and d & BIT[g]:
                 return True  # capturing the Goal is always safe
             holder = o == g and IS_CARRIER[kind]
-            for t in _bits(d):
+            for t in iter_bits(d):
                 if self.is_battle_move_safe(side, o, t, kind, False):
                     return True
                 if (
@@ -559,15 +560,6 @@ class ReflectivePosition(Position):
                 ):
                     return True
         return False
-
-
-def _bits(bb: int) -> list[int]:
-    out = []
-    while bb:
-        b = bb & -bb
-        out.append(b.bit_length() - 1)
-        bb ^= b
-    return out
 
 
 __all__ = ["REFUSED", "ReflectivePosition", "check_combination", "combination_reason"]

@@ -7,7 +7,7 @@ import math
 from xml.sax.saxutils import escape
 
 from rules.board import BORDER_BB, NAME, NB, REGION, SQUARES, WIDTH
-from rules.position import IS_CARRIER, Move, Position
+from rules.position import Move, Position
 
 _KEYS = ("", "Fe", "L", "S", "Fl", "V", "B")
 REGION_FILL = ("#e8eef8", "#f8ebe8", "#eaf5e6")
@@ -112,7 +112,7 @@ def render_svg(
         g = pos.goal[side]
         if g >= 0:
             x, y = centre(g, size, margin)
-            held = pos.sq[g] != 0 and pos.sq[g] >> 3 == side and IS_CARRIER[pos.sq[g] & 7]
+            held = pos.holds_goal(side, g)
             ring = r * 1.45
             out.append(
                 f'<circle class="goal goal-{("green", "gold")[side]}{" held" if held else ""}" '

@@ -309,15 +309,6 @@ for _c in CELLS:
             FLY_FLAT[_c] |= CBIT[_t]
 
 
-def _bits(bb: int) -> list[int]:
-    out = []
-    while bb:
-        b = bb & -bb
-        out.append(b.bit_length() - 1)
-        bb ^= b
-    return out
-
-
 # --- the position -----------------------------------------------------------------------------
 class TriLevelPosition(Position):
     """A battle on the tri-level board. Cells replace squares; everything else (regions,
@@ -385,7 +376,7 @@ class TriLevelPosition(Position):
             if g >= 0:
                 d &= ~CBIT[g]
             bad = opp | self.goals_bb() | ezoc
-            for t in _bits(d):
+            for t in iter_bits(d):
                 if ZOC[t] & bad:
                     d &= ~CBIT[t]
         return d
@@ -398,54 +389,6 @@ class TriLevelPosition(Position):
         return g
 
     # --- generation ---------------------------------------------------------------------------
-    def generate_legal_moves(self) -> list[Move]:
-        if self.outcome is not None:
-            return []
-        side, what = self.stage()
-        if what != "battle":
-            return super().generate_legal_moves()
-        moves = []
-        forbidden = self._goal_forbidden()
-        for o in _bits(self.occ[side]):
-            kind = self.sq[o] & 7
-            d = self._dests(o, kind, side)
-            for t in _bits(d):
-                moves.append(Move(o, t, kind))
-            if self.goal[side] == o and IS_CARRIER[kind]:
-                for t in _bits(d & ~forbidden):
-                    moves.append(Move(o, t, kind, True))
-        return moves
-
-    def generate_moves(self) -> list[Move]:
-        return super().generate_moves()
-
-    def count_legal_moves(self) -> int:
-        if self.outcome is not None:
-            return 0
-        side, what = self.stage()
-        if what != "battle":
-            return super().count_legal_moves()
-        n = 0
-        forbidden = self._goal_forbidden()
-        g = self.goal[side]
-        for o in _bits(self.occ[side]):
-            kind = self.sq[o] & 7
-            d = self._dests(o, kind, side)
-            n += d.bit_count()
-            if o == g and IS_CARRIER[kind]:
-                n += (d & ~forbidden).bit_count()
-        return n
-
-    def count_moves(self) -> int:
-        return super().count_moves()
-
-    def perft(self, depth: int) -> int:
-        if depth <= 0:
-            return 1
-        if depth == 1:
-            return self.count_moves()
-        return sum(self.apply(m).perft(depth - 1) for m in self.generate_moves())
-
     # --- applying -----------------------------------------------------------------------------
     def push(self, move: Move) -> None:
         if move.origin is not None:
@@ -493,7 +436,7 @@ class TriLevelPosition(Position):
             return False
         blocked = occ_def | occ_att | dzoc
         sq = self.sq
-        for o in _bits(occ_att):
+        for o in iter_bits(occ_att):
             kind = sq[o] & 7
             if kind == FLIER:
                 if FLY_FLAT[o] & gb:
@@ -547,28 +490,6 @@ class TriLevelPosition(Position):
 
     def is_safe(self, move: Move) -> bool:
         return super().is_safe(move)
-
-    def has_safe_move(self) -> bool:
-        if self.outcome is not None:
-            return False
-        side, what = self.stage()
-        if what != "battle":
-            return super().has_safe_move()
-        g = self.goal[side]
-        forbidden = self._goal_forbidden()
-        for o in _bits(self.occ[side]):
-            kind = self.sq[o] & 7
-            holder = o == g and IS_CARRIER[kind]
-            for t in _bits(self._dests(o, kind, side)):
-                if self.is_battle_move_safe(side, o, t, kind, False):
-                    return True
-                if (
-                    holder
-                    and not CBIT[t] & forbidden
-                    and self.is_battle_move_safe(side, o, t, kind, True)
-                ):
-                    return True
-        return False
 
     # --- checking -----------------------------------------------------------------------------
     def check_move(self, move: Move) -> None:
@@ -662,18 +583,7 @@ class TriLevelPosition(Position):
                 raise IllegalMoveError("a Blockader kills nothing", "3.11.4")
             if self.goal[side] == t:
                 raise IllegalMoveError("a Blockader may not end on its own Goal", "3.11.4")
-            z = ZOC[t]
-            if z & self.occ[enemy]:
-                raise IllegalMoveError(
-                    "a Blockader may not end with an enemy warrior in its zone of control",
-                    "3.11.4",
-                )
-            if z & self.goals_bb():
-                raise IllegalMoveError(
-                    "a Blockader may not end with a Goal in its zone of control", "3.11.4"
-                )
-            if z & ezoc:
-                raise IllegalMoveError("the Blockaders' zones of control may not overlap", "3.8")
+            self._check_blockader_end(side, ZOC[t], ezoc, self.goals_bb())
         if move.carry and tb & self._all_zoc():
             raise IllegalMoveError(
                 "a carried Goal may not end in a Blockader's zone of control", "3.6"

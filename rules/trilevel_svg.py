@@ -6,11 +6,11 @@ import math
 from dataclasses import replace
 from xml.sax.saxutils import escape
 
-from rules.board import REGION, ROWS
+from rules.board import REGION, ROWS, iter_bits
 from rules.board import ijk as flat_ijk
-from rules.diagram import cell_token
+from rules.diagram import cell_token, status_lines
 from rules.notation import ENGLISH, Notation
-from rules.position import CAPTURED, COLOR_NAMES, IS_CARRIER, Move, Position
+from rules.position import Move, Position
 from rules.svg import BORDER_FILL, REGION_FILL, SIDE_FILL, SIDE_TEXT, ZOC_FILL
 from rules.trilevel import CELL_NAME, CELLS_OF_LEVEL, FLAT_OF, FLOOR, LEVEL_OF, LEVELS, ZOC
 
@@ -135,7 +135,7 @@ def render_trilevel_svg(
         if b < 0:
             continue
         zone = ZOC[b]
-        for c in _cells(zone):
+        for c in iter_bits(zone):
             out.append(
                 f'<polygon class="zoc zoc-{COLOR[side]}" data-square="{CELL_NAME[c]}" '
                 f'points="{_poly(lay.points(c))}" fill="{ZOC_FILL[side]}"/>'
@@ -171,14 +171,13 @@ def render_trilevel_svg(
         if g < 0:
             continue
         x, y = lay.centre(g)
-        code = pos.sq[g]
-        held = code != 0 and code >> 3 == side and IS_CARRIER[code & 7]
+        held = pos.holds_goal(side, g)
         out.append(
             f'<circle class="goal goal-{COLOR[side]}{" held" if held else ""}" '
             f'data-square="{CELL_NAME[g]}" cx="{_fmt(x)}" cy="{_fmt(y)}" r="{_fmt(r * 1.45)}" '
             f'fill="none" stroke="{SIDE_FILL[side]}" stroke-width="3"/>'
         )
-        if not code:
+        if not pos.sq[g]:
             out.append(
                 f'<text class="pc goal-key" x="{_fmt(x)}" y="{_fmt(y)}" '
                 f'fill="{SIDE_FILL[side]}">G</text>'
@@ -213,15 +212,6 @@ def _footprint(lay: Layout, lv: int) -> list[tuple[float, float]]:
     return [(top_x, top_y), (top_x - n * s / 2, top_y + n * h), (top_x + n * s / 2, top_y + n * h)]
 
 
-def _cells(bb: int) -> list[int]:
-    out = []
-    while bb:
-        b = bb & -bb
-        out.append(b.bit_length() - 1)
-        bb ^= b
-    return out
-
-
 CELL = 3
 
 
@@ -254,28 +244,7 @@ def render_trilevel_text(
         lines.append("")
     lines.append("green: upper case (Fe L S Fl V B), gold: lower case; * holds its Goal,")
     lines.append("+ shares its lying Goal, G/g a Goal lying alone.")
-    for side in (0, 1):
-        g = pos.goal[side]
-        where = "captured" if g == CAPTURED else ("not placed" if g < 0 else notation.square(g))
-        lines.append(f"{COLOR_NAMES[side]} Goal: {where}")
-    outcome = pos.final_outcome()
-    if outcome is not None:
-        lines.append(f"Battle over: {outcome.termination}, {outcome.winner_name} wins.")
-    else:
-        side, stage = pos.stage()
-        what = {"warrior": "to place a warrior", "goal": "to place the Goal"}.get(stage, "to move")
-        lines.append(f"Ply {pos.ply + 1}: {COLOR_NAMES[side]} {what}.")
-    if last_text is not None:
-        lines.append(f"Last move: {last_text}")
-    elif last is not None:
-        key = notation.key(last.kind)
-        if last.origin is None:
-            lines.append(f"Last move: {key}→{notation.square(last.dest)}")
-        else:
-            head = f"({key})" if last.carry else key
-            lines.append(
-                f"Last move: {head}@{notation.square(last.origin)} → {notation.square(last.dest)}"
-            )
+    lines.extend(status_lines(pos, last=last, last_text=last_text, notation=notation))
     return "\n".join(lines) + "\n"
 
 

@@ -15,6 +15,7 @@ from rules.variants import (
     KNOWN_VARIANTS,
     SUPPORTED_VARIANTS,
     combination_problem,
+    parse_variants,
     variant_parameters,
 )
 
@@ -76,9 +77,7 @@ def rules_from_tags(tags: dict[str, str]) -> tuple[Rules, int]:
     ruleset = tags.get("Ruleset", "laws").strip().lower() or "laws"
     if ruleset not in RULESETS:
         raise IllegalMoveError(f"unknown Ruleset {ruleset!r} (known: {', '.join(RULESETS)})", None)
-    variants = frozenset(
-        v.strip().lower() for v in tags.get("Variants", "").split(",") if v.strip()
-    )
+    variants = parse_variants(tags.get("Variants", ""))
     for v in sorted(variants):
         if v not in KNOWN_VARIANTS:
             raise IllegalMoveError(f"unknown variant {v!r}", "13")

@@ -36,6 +36,11 @@ SUPPORTED_VARIANTS: Final = frozenset(
 )
 
 
+def parse_variants(text: str) -> frozenset[str]:
+    """The variant names of a comma-separated list (a Variants tag, a tournament setting)."""
+    return frozenset(v.strip().lower() for v in text.split(",") if v.strip())
+
+
 def parse_square_list(text: str) -> frozenset[int]:
     """Squares named in a comma- or space-separated list of geometric names."""
     out = set()

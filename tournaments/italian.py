@@ -3,47 +3,36 @@ the coin, the final's power vanguards and the Bach'san replay's die."""
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 
 from rules.italian import BACHSAN_KIND_OF_FACE, timeout_count
 from rules.position import COLOR_NAMES, KIND_NAMES, Position
+from rules.variants import parse_variants
+from tournaments.pairing.spindle import dice
 
 RULESET = "italian-society"
 FINAL_VARIANT = "power-vanguards"
 
 
-def _draw(seed: str, label: str, faces: int) -> int:
-    """A fair face 1..faces drawn from SHA-256 of seed/label, so anyone can check it."""
-    n = 0
-    limit = 65536 - 65536 % faces
-    while True:
-        digest = hashlib.sha256(f"{seed}/{label}/{n}".encode()).digest()
-        for i in range(0, len(digest), 2):
-            v = digest[i] << 8 | digest[i + 1]
-            if v < limit:
-                return v % faces + 1
-        n += 1
-
-
 def coin_toss(seed: str) -> int:
     """The coin for a tied count: 0 green, 1 gold."""
-    return _draw(seed, "coin", 2) - 1
+    # An even or odd face of a fair die is a fair coin.
+    return dice(seed, "coin")[0] % 2
 
 
 def bachsan_die(seed: str) -> int:
     """The warrior kind the Bach'san replay is played without (the die's face is its
     Appendix D.1.1 ID: 1 Blockader, 2 Fencer, 3 Vanguard, 4 Lancer, 5 Flier, 6 Swift)."""
-    return BACHSAN_KIND_OF_FACE[_draw(seed, "bachsan", 6)]
+    return BACHSAN_KIND_OF_FACE[dice(seed, "bachsan")[0]]
 
 
 def game_variants(tournament_variants: str, ruleset: str, *, final: bool) -> frozenset[str]:
     """The variants a game is played with: the tournament's, and in the society's final
     the power vanguards."""
-    variants = {v.strip().lower() for v in tournament_variants.split(",") if v.strip()}
+    variants = parse_variants(tournament_variants)
     if ruleset == RULESET and final:
-        variants.add(FINAL_VARIANT)
-    return frozenset(variants)
+        return variants | {FINAL_VARIANT}
+    return variants
 
 
 @dataclass(frozen=True, slots=True)

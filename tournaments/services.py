@@ -46,10 +46,10 @@ def _require_official(user: Any) -> None:
 
 def _validate_rules(tournament: Tournament) -> None:
     """The variants must be ones the engine plays, and playable with the ruleset."""
-    from rules.variants import KNOWN_VARIANTS, SUPPORTED_VARIANTS, combination_problem
+    from rules.variants import SUPPORTED_VARIANTS, combination_problem, parse_variants
 
-    names = [v.strip().lower() for v in tournament.variants.split(",") if v.strip()]
-    unknown = [v for v in names if v not in KNOWN_VARIANTS or v not in SUPPORTED_VARIANTS]
+    names = sorted(parse_variants(tournament.variants))
+    unknown = [v for v in names if v not in SUPPORTED_VARIANTS]
     if unknown:
         known = ", ".join(sorted(SUPPORTED_VARIANTS))
         raise ValidationError({"variants": f"unknown variant {unknown[0]!r} (known: {known})"})

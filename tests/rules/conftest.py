@@ -25,3 +25,20 @@ def example_text():
         return example_path(name).read_text(encoding="utf-8")
 
     return load
+
+
+def random_line(draw, pos, lo: int, hi: int):
+    """(positions, moves) of a random line of accepted moves from `pos`, between `lo` and
+    `hi` plies unless the battle ends first; Hypothesis's `draw` makes every choice."""
+    from hypothesis import strategies as st
+
+    positions, moves = [pos], []
+    for _ in range(draw(st.integers(lo, hi))):
+        legal = pos.generate_moves()
+        if not legal:
+            break
+        m = legal[draw(st.integers(0, len(legal) - 1))]
+        moves.append(m)
+        pos = pos.apply(m)
+        positions.append(pos)
+    return positions, moves

@@ -15,6 +15,7 @@ from rules.position import COLOR_NAMES, Position, Rules
 from rules.posstring import parse_position, position_to_string
 from rules.record import Record, RecordPly, read_record, write_record
 from rules.validate import validate_record, validate_text
+from tests.rules.conftest import random_line
 
 NOTATIONS = [
     Notation("en"),
@@ -30,18 +31,7 @@ def games(draw):
     ruleset = draw(st.sampled_from(["laws", "loyd-1989"]))
     first = draw(st.integers(0, 1))
     pos = Position(Rules(ruleset), first)
-    length = draw(st.integers(10, 90))
-    positions = [pos]
-    moves = []
-    for _ in range(length):
-        legal = pos.generate_moves()
-        if not legal:
-            break
-        m = legal[draw(st.integers(0, len(legal) - 1))]
-        moves.append(m)
-        pos = pos.apply(m)
-        positions.append(pos)
-    return positions, moves
+    return random_line(draw, pos, 10, 90)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -169,16 +159,7 @@ def variant_games(draw):
         tags["Crown"] = draw(st.sampled_from(["", "apex", "I11", "east"]))
     rules, first = rules_from_tags(tags)
     pos = Position(rules, first)
-    positions = [pos]
-    moves = []
-    for _ in range(draw(st.integers(10, 70))):
-        legal = pos.generate_moves()
-        if not legal:
-            break
-        m = legal[draw(st.integers(0, len(legal) - 1))]
-        moves.append(m)
-        pos = pos.apply(m)
-        positions.append(pos)
+    positions, moves = random_line(draw, pos, 10, 70)
     return tags, positions, moves
 
 

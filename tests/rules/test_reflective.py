@@ -32,6 +32,7 @@ from rules.posstring import parse_position, position_to_string
 from rules.record import Record, RecordPly, read_record, write_record
 from rules.reflective import ReflectivePosition, check_combination
 from rules.validate import validate_record, validate_text
+from tests.rules.conftest import random_line
 from tests.rules.reference import STEPS, _paths
 
 S = SQUARE_OF
@@ -725,16 +726,7 @@ def reflective_games(draw):
 
     r, _ = rules_from_tags({**tags, "Ruleset": ruleset})
     pos: Position = start(r, first)
-    positions = [pos]
-    moves = []
-    for _ in range(draw(st.integers(10, 70))):
-        legal = pos.generate_moves()
-        if not legal:
-            break
-        m = legal[draw(st.integers(0, len(legal) - 1))]
-        moves.append(m)
-        pos = pos.apply(m)
-        positions.append(pos)
+    positions, moves = random_line(draw, pos, 10, 70)
     return positions, moves, tags
 
 

@@ -47,6 +47,7 @@ from rules.trilevel import (
     parse_cell,
 )
 from rules.validate import validate_record, validate_text
+from tests.rules.conftest import random_line
 
 TRI = Rules("laws", frozenset({"tri-level"}))
 NOTE = Notation(tri_level=True)
@@ -710,15 +711,7 @@ def tri_games(draw):
     first = draw(st.integers(0, 1))
     ruleset = draw(st.sampled_from(["laws", "loyd-1989"]))
     pos = new_position(Rules(ruleset, frozenset({"tri-level"})), first)
-    positions, moves = [pos], []
-    for _ in range(draw(st.integers(18, 70))):
-        legal = pos.generate_moves()
-        if not legal:
-            break
-        m = legal[draw(st.integers(0, len(legal) - 1))]
-        moves.append(m)
-        pos = pos.apply(m)
-        positions.append(pos)
+    positions, moves = random_line(draw, pos, 18, 70)
     return positions, moves
 
 

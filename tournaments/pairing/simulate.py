@@ -6,6 +6,7 @@ import random
 from dataclasses import dataclass, field
 
 from tournaments.pairing.base import PairingPlayer, RoundPairing
+from tournaments.pairing.swiss import placement_preference
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,23 +86,6 @@ class Event:
         )
 
 
-def preference(placements: tuple[str, ...]) -> tuple[str, int]:
-    """The FIDE colour preference (A.6) read as placement: ('F'/'S'/'', strength) with
-    strength 3 absolute, 2 strong, 1 mild, 0 none."""
-    diff = placements.count("F") - placements.count("S")
-    if diff > 0:
-        side = "S"
-    elif diff < 0:
-        side = "F"
-    elif placements:
-        side = "F" if placements[-1] == "S" else "S"
-    else:
-        return "", 0
-    if abs(diff) > 1 or (len(placements) > 1 and placements[-1] == placements[-2]):
-        return side, 3
-    return side, 2 if abs(diff) == 1 else 1
-
-
 @dataclass(slots=True)
 class Quality:
     """How a round's pairing scores on the FIDE Dutch criteria, for comparing engines."""
@@ -129,7 +113,7 @@ def round_quality(players: list[PairingPlayer], result: RoundPairing) -> Quality
             q.floaters += 1
             q.score_diff += abs(a.score - b.score)
         for p, got in ((a, "F"), (b, "S")):
-            side, strength = preference(p.placements)
+            side, strength = placement_preference(p.placements)
             if side and side != got:
                 if strength == 3:
                     q.absolute += 1

@@ -23,7 +23,8 @@ class SpindleCast:
         return 0 if a > b else 1
 
 
-def _dice(seed: str, game: str) -> list[int]:
+def dice(seed: str, game: str) -> list[int]:
+    """64 fair six-sided casts drawn from the seed, the same for anyone who checks."""
     out = []
     n = 0
     while len(out) < 64:
@@ -38,10 +39,10 @@ def _dice(seed: str, game: str) -> list[int]:
 
 def spindle_cast(seed: str, game: str) -> SpindleCast:
     """The casts of one game: both combatants cast, recasting while tied."""
-    dice = _dice(seed, game)
+    faces = dice(seed, game)
     casts = []
-    for i in range(0, len(dice) - 1, 2):
-        casts.append((dice[i], dice[i + 1]))
-        if dice[i] != dice[i + 1]:
+    for i in range(0, len(faces) - 1, 2):
+        casts.append((faces[i], faces[i + 1]))
+        if faces[i] != faces[i + 1]:
             break
     return SpindleCast(seed, game, tuple(casts))
