@@ -35,8 +35,7 @@ def setup_django(db_path: str) -> None:
 
 
 def build_event(n_players: int, n_rounds: int, seed: int = 1) -> object:
-    from games.models import Game
-    from tournaments.models import Club, Player, Registration, Round, Tournament
+    from tournaments.models import Club, Game, Player, Registration, Round, Tournament
 
     rng = random.Random(seed)
     t = Tournament.objects.create(

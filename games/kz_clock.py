@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import IO, Any
 
+from games.kz_files import read_text
 from rules.clock import adjudicate
 from rules.errors import RecordError, RulesError
 from rules.record import read_record
@@ -19,8 +20,6 @@ def register(subparsers: Any) -> None:
 
 
 def handle_clock(options: dict[str, Any], stdout: IO[str], stderr: IO[str]) -> int:
-    from games.kz_commands import read_text
-
     try:
         record = read_record(read_text(Path(options["path"])))
     except RecordError as exc:

@@ -4,18 +4,19 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-from collections.abc import Iterator
+import sys
 from pathlib import Path
 from typing import IO, Any
 
+from tqdm import tqdm
+
+from games import kz_clock, kz_show, kz_sign
+from games.kz_files import iter_record_paths, read_text
 from rules.errors import RecordError
 from rules.position import Position
 from rules.posstring import parse_position, position_to_string
 from rules.record import read_record
 from rules.validate import validate_record, verdict_for_unreadable
-
-RECORD_SUFFIXES = (".kzr",)
 
 
 def register(subparsers: Any) -> None:
@@ -34,40 +35,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=handle_perft)
 
-    for module in ("games.kz_show", "games.kz_clock", "games.kz_sign"):
-        try:
-            mod = __import__(module, fromlist=["register"])
-        except ModuleNotFoundError as exc:
-            if exc.name != module:
-                raise
-            continue
-        mod.register(subparsers)
-
-
-def iter_record_paths(paths: list[str]) -> Iterator[Path]:
-    """The record files named, folders walked in sorted order."""
-    for name in paths:
-        path = Path(name)
-        if path.is_dir():
-            for root, dirs, files in os.walk(path):
-                dirs.sort()
-                for f in sorted(files):
-                    if f.endswith(RECORD_SUFFIXES):
-                        yield Path(root) / f
-        else:
-            yield path
-
-
-def read_text(path: Path) -> str:
-    """A record file's text; RecordError when it cannot be read as text."""
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise RecordError(f"{path} is not UTF-8 text") from None
+    for module in (kz_show, kz_clock, kz_sign):
+        module.register(subparsers)
 
 
 def validate_path(path: Path) -> tuple[dict[str, Any], int]:
@@ -82,10 +51,6 @@ def validate_path(path: Path) -> tuple[dict[str, Any], int]:
 
 def _progress(total: int, stream: IO[str]) -> Any:
     if not (hasattr(stream, "isatty") and stream.isatty()) or total < 2:
-        return None
-    try:
-        from tqdm import tqdm
-    except ImportError:
         return None
     return tqdm(total=total, file=stream, unit="record", leave=False)
 
@@ -166,8 +131,6 @@ def handle_perft(options: dict[str, Any], stdout: IO[str], stderr: IO[str]) -> i
 
 def main(argv: list[str] | None = None) -> int:
     """Run the subcommands without Django (for tests and benchmarks)."""
-    import sys
-
     parser = argparse.ArgumentParser(prog="kz")
     register(parser.add_subparsers(dest="command", required=True))
     ns = parser.parse_args(argv)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import IO, Any
 
+from games.kz_files import read_text
 from rules.diagram import render_text
 from rules.engines import new_position
 from rules.errors import RecordError
@@ -24,8 +25,6 @@ def register(subparsers: Any) -> None:
 
 def position_after(path: Path, ply: int | None) -> tuple[Position, Move | None, str | None]:
     """(position after `ply` plies — the last legal one by default —, last move, its text)."""
-    from games.kz_commands import read_text
-
     record = read_record(read_text(path))
     rules, first = rules_from_tags(record.tags)
     pos = new_position(rules, first)

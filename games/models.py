@@ -1,4 +1,5 @@
-"""A battle of a round: who placed first, the result, and who entered it."""
+"""A battle's record: submissions and their verdicts, signing keys and signatures, clock
+adjustments and the arbiter's rulings on irregularities."""
 
 from __future__ import annotations
 
@@ -6,59 +7,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-
-class Game(models.Model):
-    class Kind(models.TextChoices):
-        GAME = "game", _("Game")
-        BYE = "bye", _("Pairing-allocated bye")
-        REQUESTED_BYE = "requested_bye", _("Requested bye")
-
-    class Result(models.TextChoices):
-        PENDING = "", _("Pending")
-        FIRST_WIN = "first_win", _("First placer wins")
-        SECOND_WIN = "second_win", _("Second placer wins")
-        DRAW = "draw", _("Draw")
-        FIRST_FORFEIT_WIN = "first_forfeit_win", _("First placer wins by forfeit")
-        SECOND_FORFEIT_WIN = "second_forfeit_win", _("Second placer wins by forfeit")
-        DOUBLE_FORFEIT = "double_forfeit", _("Double forfeit")
-
-    round = models.ForeignKey("tournaments.Round", on_delete=models.CASCADE, related_name="games")
-    board = models.PositiveSmallIntegerField()
-    kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.GAME)
-    first = models.ForeignKey("tournaments.Player", on_delete=models.PROTECT, related_name="+")
-    second = models.ForeignKey(
-        "tournaments.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
-    )
-    first_color = models.CharField(
-        max_length=5, blank=True, choices=[("green", _("green")), ("gold", _("gold"))]
-    )
-    result = models.CharField(
-        max_length=20, choices=Result.choices, default=Result.PENDING, blank=True
-    )
-    result_entered_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    result_entered_at = models.DateTimeField(null=True, blank=True)
-    # With the tournament's result_confirmation on, a result counts once a second account
-    # confirms it; otherwise entering it confirms it.
-    result_confirmed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    result_confirmed_at = models.DateTimeField(null=True, blank=True)
-    spindle_seed = models.CharField(max_length=64, blank=True)
-    # Italian society: the warrior kind a final's Bach'san replay is played without (0: none).
-    bachsan_removed = models.PositiveSmallIntegerField(default=0)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["round", "board"], name="one_game_per_board"),
-        ]
-        ordering = ["round", "board"]
-
-    def __str__(self) -> str:
-        if self.second_id is None:
-            return f"{self.first} ({self.get_kind_display()})"
-        return f"{self.first} – {self.second}"
+from tournaments.models import Colour, Game
+from tournaments.penalty_kinds import CLOCK_ARTICLES
 
 
 class RecordSubmission(models.Model):
@@ -164,7 +114,10 @@ class ClockAdjustment(models.Model):
     6.9), corrections (6.12, 6.13), penalties (12.4 b, c) and disturbance (12.5)."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="clock_adjustments")
-    side = models.CharField(max_length=5, choices=[("green", _("green")), ("gold", _("gold"))])
+    # The clock rules' own Articles, then those of Art. 12 that change a clock.
+    ARTICLES = ("6.8", "6.9", "6.12", "6.13", *CLOCK_ARTICLES)
+
+    side = models.CharField(max_length=5, choices=Colour.choices)
     from_ply = models.PositiveIntegerField(default=1)
     seconds = models.IntegerField(help_text=_("positive adds time, negative takes it away"))
     article = models.CharField(max_length=10)

@@ -1,13 +1,24 @@
-"""Reads of the games app: a game's latest record, positions of a record for the viewer."""
+"""Reads of the games app: a game's latest record, the positions of a record for the
+viewer, the colour its first placer had, the result its record proposes, its clock
+adjustments, and the arbiter's console rows."""
 
 from __future__ import annotations
 
-from games.models import Game, RecordSubmission
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from django.db.models import Prefetch
+
+from games.models import RecordSubmission
+from rules.clock import Adjustment
 from rules.engines import new_position
-from rules.errors import RulesError
+from rules.errors import RecordError, RulesError
 from rules.position import Move, Position
 from rules.record import read_record
 from rules.validate import rules_from_tags
+from tournaments.italian import game_variants
+from tournaments.models import Colour, Game, Penalty, Round, colour_other
+from tournaments.selectors import game_is_final
 
 
 def submission_latest(*, game: Game) -> RecordSubmission | None:
@@ -40,39 +51,114 @@ def record_positions(*, submission: RecordSubmission) -> tuple[list[Position], l
     return positions, texts
 
 
-def game_is_final(*, game: Game) -> bool:
-    """Whether a knockout game is the final: its two players are the only ones not yet
-    knocked out (a replay of an earlier tie is not the final)."""
-    tournament = game.round.tournament
-    if (
-        tournament.pairing_system != tournament.PairingSystem.KNOCKOUT
-        or game.kind != Game.Kind.GAME
-        or game.second_id is None
-    ):
-        return False
-    alive = set(
-        tournament.registrations.filter(status="active").values_list("player_id", flat=True)
-    )
-    earlier = Game.objects.filter(
-        round__tournament=tournament, round__number__lt=game.round.number, kind=Game.Kind.GAME
-    ).exclude(result="")
-    first_lost = {Game.Result.SECOND_WIN, Game.Result.SECOND_FORFEIT_WIN}
-    second_lost = {Game.Result.FIRST_WIN, Game.Result.FIRST_FORFEIT_WIN}
-    for g in earlier.only("first_id", "second_id", "result"):
-        if g.result in first_lost or g.result == Game.Result.DOUBLE_FORFEIT:
-            alive.discard(g.first_id)
-        if g.result in second_lost or g.result == Game.Result.DOUBLE_FORFEIT:
-            alive.discard(g.second_id)
-    return alive == {game.first_id, game.second_id}
+# (ruleset, variants, removed warrior kind) a game's record must be played under.
+Expected = tuple[str, frozenset[str], int]
 
 
-def game_rules_expected(*, game: Game) -> tuple[str, frozenset[str], int]:
+def game_rules_expected(*, game: Game) -> Expected:
     """(ruleset, variants, removed warrior kind) a record of this game must be played under:
     the tournament's, with the Italian society's final and Bach'san replay."""
-    from tournaments.italian import game_variants
-
     tournament = game.round.tournament
     variants = game_variants(
         tournament.variants, tournament.ruleset, final=game_is_final(game=game)
     )
     return tournament.ruleset, variants, game.bachsan_removed
+
+
+def tags_first_colour(tags: Mapping[str, str]) -> str | None:
+    """The colour a record's tags say the first placer had (green when they name none), or
+    None when the FirstPlacement tag names no colour."""
+    colour = (tags.get("FirstPlacement") or Colour.GREEN).strip().lower()
+    return colour if colour in Colour.values else None
+
+
+def record_first_colour(*, submission: RecordSubmission) -> str | None:
+    """The colour a stored record says the first placer had, or None when it cannot tell."""
+    if submission.readable is False:
+        return None
+    try:
+        return tags_first_colour(read_record(submission.text).tags)
+    except RecordError:
+        return None
+
+
+def game_first_colour(*, game: Game, submission: RecordSubmission | None = None) -> str:
+    """The colour the first placer had: the given record's word, else what the game keeps
+    from its first readable record, else the latest record's, else green."""
+    if submission is not None:
+        colour = record_first_colour(submission=submission)
+        if colour is not None:
+            return colour
+    if game.first_color:
+        return game.first_color
+    latest = submission_latest(game=game)
+    if latest is not None and latest is not submission:
+        colour = record_first_colour(submission=latest)
+        if colour is not None:
+            return colour
+    return Colour.GREEN
+
+
+def proposed_result(*, submission: RecordSubmission, first_colour: str) -> str | None:
+    """The Game.Result the moves or the clocks decide, for the arbiter to confirm."""
+    winner = submission.winner
+    if not winner and submission.clock and submission.clock.get("decision") == "time":
+        loser = submission.clock["loser"]
+        winner = colour_other(loser)
+    if not winner:
+        return None
+    return Game.Result.FIRST_WIN if winner == first_colour else Game.Result.SECOND_WIN
+
+
+def clock_adjustments(*, game: Game) -> tuple[Adjustment, ...]:
+    """The arbiter's adjustments of the game's clocks, as the clock adjudication takes them."""
+    return tuple(
+        Adjustment(0 if a.side == Colour.GREEN else 1, a.from_ply, a.seconds, a.article)
+        for a in game.clock_adjustments.all()
+    )
+
+
+@dataclass(frozen=True)
+class ConsoleRow:
+    """One game of a round as the arbiter's console shows it."""
+
+    game: Game
+    record: RecordSubmission | None  # the latest
+    signatures: tuple[str, ...]
+    penalties: tuple[Penalty, ...]
+    proposed: str | None
+    awaiting_confirmation: bool
+
+
+def console_rows(*, round: Round) -> list[ConsoleRow]:
+    """Every game of a round with its latest record, verdict, signatures and penalties, in
+    a fixed number of queries whatever the round's size."""
+    subs = RecordSubmission.objects.defer("raw").prefetch_related("signatures")
+    games = (
+        round.games.select_related("first", "second", "result_entered_by")
+        .prefetch_related(
+            Prefetch("submissions", queryset=subs.order_by("-version", "-id")),
+            Prefetch("penalties", queryset=Penalty.objects.order_by("created_at", "id")),
+        )
+        .order_by("board")
+    )
+    two_person = round.tournament.result_confirmation
+    rows = []
+    for g in games:
+        record = next(iter(g.submissions.all()), None)
+        proposed = None
+        if record is not None and record.valid:
+            proposed = proposed_result(submission=record, first_colour=g.first_colour)
+        rows.append(
+            ConsoleRow(
+                game=g,
+                record=record,
+                signatures=tuple(s.role for s in record.signatures.all()) if record else (),
+                penalties=tuple(g.penalties.all()),
+                proposed=proposed,
+                awaiting_confirmation=bool(
+                    two_person and g.result and g.result_confirmed_at is None
+                ),
+            )
+        )
+    return rows

@@ -5,6 +5,12 @@ from __future__ import annotations
 from celery import shared_task
 from celery.signals import worker_ready
 
+from games.services import (
+    submission_requeue_stale,
+    submission_validate,
+    submission_validate_many,
+)
+from games.services.records import VALIDATE_BATCH_TASK, VALIDATE_TASK
 from klinzha_site.celery_options import RELIABLE
 
 
@@ -14,26 +20,20 @@ def ping(value: int) -> int:
     return value + 1
 
 
-@shared_task(name="games.validate_record", max_retries=5, **RELIABLE)
+@shared_task(name=VALIDATE_TASK, max_retries=5, **RELIABLE)
 def validate_record_task(submission_id: int) -> str:
-    from games.services import submission_validate
-
     return submission_validate(submission_id=submission_id).status
 
 
-@shared_task(name="games.validate_records", max_retries=5, **RELIABLE)
+@shared_task(name=VALIDATE_BATCH_TASK, max_retries=5, **RELIABLE)
 def validate_records_task(submission_ids: list[int]) -> int:
     """A batch of a bulk upload: one task per batch saves the per-task round trips; a retry
     skips what is done already."""
-    from games.services import submission_validate_many
-
     return submission_validate_many(submission_ids=submission_ids)
 
 
 @shared_task(name="games.requeue_stale")
 def requeue_stale_task() -> int:
-    from games.services import submission_requeue_stale
-
     return submission_requeue_stale()
 
 

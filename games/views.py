@@ -14,10 +14,11 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from games import selectors, services
-from games.models import Game, RecordSubmission
+from games.models import RecordSubmission
 from rules.posstring import position_to_string
 from rules.record import read_record, write_record
 from rules.svg import render_svg
+from tournaments.models import Game
 
 
 def _game(pk: int) -> Game:

@@ -8,7 +8,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 urlpatterns = [
     path("admin/", admin.site.urls),
-    path("api/", include("tournaments.api_urls")),
+    path("api/", include("klinzha_site.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("i18n/", include("django.conf.urls.i18n")),
@@ -16,7 +16,7 @@ urlpatterns = [
 urlpatterns += i18n_patterns(
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("arbiter/", include("tournaments.arbiter_urls")),
+    path("arbiter/", include("klinzha_site.arbiter_urls")),
     path("", include("tournaments.urls")),
     path("", include("games.urls")),
     prefix_default_language=False,

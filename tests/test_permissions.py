@@ -13,9 +13,9 @@ from django.contrib.auth.models import Permission
 from django.test import Client
 from rest_framework.test import APIClient
 
-from games.models import Game, RecordSubmission
+from games.models import RecordSubmission
 from tournaments import services
-from tournaments.models import Penalty, Player, Round
+from tournaments.models import Game, Penalty, Player, Round
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()

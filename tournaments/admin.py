@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from tournaments.models import ByeRequest, Club, Player, Registration, Round, Tournament
+from tournaments.models import ByeRequest, Club, Game, Player, Registration, Round, Tournament
 
 
 class RegistrationInline(admin.TabularInline):
@@ -35,3 +35,9 @@ class ClubAdmin(admin.ModelAdmin):
 
 admin.site.register(Round)
 admin.site.register(ByeRequest)
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ["round", "board", "first", "second", "kind", "result"]
+    list_filter = ["kind", "result"]

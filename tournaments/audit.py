@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from enum import StrEnum
 from typing import Any
 
 from django.db import transaction
@@ -12,6 +13,28 @@ from django.utils import timezone
 from tournaments.models import AuditEntry, Tournament
 
 GENESIS = "0" * 64
+
+
+class Action(StrEnum):
+    """The action names written into the trail. They are hashed into the chain, so each keeps
+    the spelling it was first written with (two styles, kept for the chains that exist)."""
+
+    SETTINGS = "settings"
+    OFFICIALS = "officials"
+    PLAYER_ACCOUNT = "player_account"
+    WITHDRAWAL = "withdrawal"
+    ROUND_PAIRED = "round_paired"
+    ROUND_PUBLISHED = "round_published"
+    ROUND_DISCARDED = "round_discarded"
+    PAIRINGS_EDITED = "pairings_edited"
+    RESULT = "result"
+    RESULT_CONFIRMED = "result_confirmed"
+    PENALTY = "penalty"
+    PENALTY_REVOKED = "penalty_revoked"
+    RECORD_SUBMITTED = "record_submitted"
+    RECORD_SIGNED = "record_signed"
+    IRREGULARITY = "irregularity"
+    TIMEOUT = "game.timeout"
 
 
 def entry_hash(
@@ -41,7 +64,7 @@ def audit_append(
     *,
     tournament: Tournament,
     user: Any,
-    action: str,
+    action: Action,
     obj: Any = None,
     object_type: str = "",
     before: Any = None,
@@ -62,7 +85,7 @@ def audit_append(
         prev_hash=prev,
         seq=seq,
         actor=actor,
-        action=action,
+        action=str(action),
         object_type=otype,
         object_id=oid,
         before=before_j,
@@ -73,7 +96,7 @@ def audit_append(
         tournament=tournament,
         seq=seq,
         actor=actor,
-        action=action,
+        action=str(action),
         object_type=otype,
         object_id=oid,
         before=before_j,

@@ -8,9 +8,8 @@ from datetime import date
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from games.models import Game
 from tournaments import services
-from tournaments.models import Tournament
+from tournaments.models import Game, Tournament
 
 DEMO_SLUG = "klinzhai-open-2026"
 ARBITER = ("arbiter", "arbiter-demo-2026")

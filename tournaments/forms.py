@@ -8,8 +8,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Game
-from tournaments.models import Club, Penalty, Player, Tournament
+from tournaments.models import Club, Game, Penalty, Player, Tournament
 from tournaments.services import SETTINGS
 
 

@@ -11,6 +11,8 @@ from rules.variants import parse_variants
 from tournaments.pairing.spindle import dice
 
 RULESET = "italian-society"
+# The society's battles last twenty minutes: ten on each clock.
+TIME_CONTROL = "600"
 FINAL_VARIANT = "power-vanguards"
 
 

@@ -1,9 +1,21 @@
-"""The tournament's `kz` subcommands: demo, standings."""
+"""The tournament's `kz` subcommands: demo, standings, trf import/export, pair, audit."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import IO, Any
+
+from django.core.exceptions import ValidationError
+
+from tournaments.audit import audit_verify
+from tournaments.demo import demo_load
+from tournaments.models import Tournament
+from tournaments.scoring import format_score
+from tournaments.selectors import standings_compute, tournament_trf
+from tournaments.services import round_pair, tournament_import_trf
+from tournaments.standings import standings_json
+from tournaments.trf import TrfError
 
 
 def register(subparsers: Any) -> None:
@@ -41,7 +53,6 @@ def register(subparsers: Any) -> None:
 
 
 def handle_demo(options: dict[str, Any], stdout: IO[str], stderr: IO[str]) -> int:
-    from tournaments.demo import demo_load
 
     tournament, login, password, created = demo_load()
     what = "loaded" if created else "already there"
@@ -51,10 +62,6 @@ def handle_demo(options: dict[str, Any], stdout: IO[str], stderr: IO[str]) -> in
 
 
 def handle_standings(options: dict[str, Any], stdout: IO[str], stderr: IO[str]) -> int:
-    from tournaments.scoring import format_score
-    from tournaments.selectors import standings_compute
-    from tournaments.standings import standings_json
-
     tournament = _tournament(options["slug"], stderr)
     if tournament is None:
         return 2
@@ -71,11 +78,6 @@ def handle_standings(options: dict[str, Any], stdout: IO[str], stderr: IO[str]) 
 
 
 def handle_trf_import(options: dict[str, Any], stdout: IO[str], stderr: IO[str]) -> int:
-    from pathlib import Path
-
-    from tournaments.services import tournament_import_trf
-    from tournaments.trf import TrfError
-
     try:
         text = Path(options["path"]).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -96,7 +98,6 @@ def handle_trf_import(options: dict[str, Any], stdout: IO[str], stderr: IO[str])
 
 
 def handle_trf_export(options: dict[str, Any], stdout: IO[str], stderr: IO[str]) -> int:
-    from tournaments.selectors import tournament_trf
 
     tournament = _tournament(options["slug"], stderr)
     if tournament is None:
@@ -106,9 +107,6 @@ def handle_trf_export(options: dict[str, Any], stdout: IO[str], stderr: IO[str])
 
 
 def handle_pair(options: dict[str, Any], stdout: IO[str], stderr: IO[str]) -> int:
-    from django.core.exceptions import ValidationError
-
-    from tournaments.services import round_pair
 
     tournament = _tournament(options["slug"], stderr)
     if tournament is None:
@@ -138,7 +136,6 @@ def handle_pair(options: dict[str, Any], stdout: IO[str], stderr: IO[str]) -> in
 
 
 def handle_audit_verify(options: dict[str, Any], stdout: IO[str], stderr: IO[str]) -> int:
-    from tournaments.audit import audit_verify
 
     tournament = _tournament(options["slug"], stderr)
     if tournament is None:
@@ -151,9 +148,8 @@ def handle_audit_verify(options: dict[str, Any], stdout: IO[str], stderr: IO[str
     return 0 if ok else 1
 
 
-def _tournament(slug: str, stderr: IO[str]) -> Any:
+def _tournament(slug: str, stderr: IO[str]) -> Tournament | None:
     """The tournament named by SLUG, or None after saying there is none."""
-    from tournaments.models import Tournament
 
     tournament = Tournament.objects.filter(slug=slug).first()
     if tournament is None:

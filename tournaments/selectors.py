@@ -9,8 +9,20 @@ from typing import Any
 from django.core.cache import cache
 from django.db.models import Count, Prefetch, Q, QuerySet
 
-from games.models import Game
-from tournaments.models import AuditEntry, Penalty, Player, Registration, Round, Tournament
+from tournaments.models import (
+    AuditEntry,
+    ByeRequest,
+    Game,
+    PairingJob,
+    Penalty,
+    Player,
+    Registration,
+    Round,
+    Tournament,
+)
+from tournaments.pairing import PairingPlayer
+from tournaments.penalty_kinds import KINDS, Effect, penalty_kind
+from tournaments.roles import user_can_arbitrate, user_player
 from tournaments.scoring import OPPOSITE, Outcome, PenaltyEffect, ScoringSettings, game_points
 from tournaments.standings import (
     CrossCell,
@@ -20,6 +32,7 @@ from tournaments.standings import (
     compute_standings,
     crosstable_rows,
 )
+from tournaments.trf import TrfGame, TrfPlayer, TrfTournament, write_trf
 
 FIRST_OUTCOME = {
     Game.Result.FIRST_WIN: Outcome.WIN,
@@ -159,8 +172,6 @@ def crosstable_get(*, tournament: Tournament) -> Crosstable:
 
 
 def player_games(*, player: Player) -> QuerySet[Game]:
-    from django.db.models import Q
-
     return (
         Game.objects.filter(Q(first=player) | Q(second=player))
         .exclude(round__status=Round.Status.DRAFT)
@@ -199,8 +210,6 @@ def crosstable_json(*, tournament: Tournament) -> dict[str, Any]:
 
 def tournament_trf(*, tournament: Tournament, shift: bool = False) -> str:
     """The tournament as a TRF file (points with its own scoring, or shifted)."""
-    from tournaments.trf import TrfGame, TrfPlayer, TrfTournament, write_trf
-
     regs = list(
         Registration.objects.filter(tournament=tournament)
         .select_related("player")
@@ -255,37 +264,33 @@ def tournament_trf(*, tournament: Tournament, shift: bool = False) -> str:
 
 def penalty_effects(*, tournament: Tournament) -> dict[tuple[int, int], tuple[PenaltyEffect, ...]]:
     """Per (game, player), the effects of penalties in force on that player's points."""
-    from tournaments.models import Penalty
-
     revoked = set(
         Penalty.objects.filter(tournament=tournament, kind=Penalty.Kind.REVOCATION).values_list(
             "revokes_id", flat=True
         )
     )
+    on_result = [k.value for k in KINDS if k.on_result]
     out: dict[tuple[int, int], list[PenaltyEffect]] = {}
     for p in Penalty.objects.filter(
-        tournament=tournament,
-        game__isnull=False,
-        kind__in=["battle_lost", "reduce_points", "raise_opponent"],
+        tournament=tournament, game__isnull=False, kind__in=on_result
     ).select_related("game"):
         if p.pk in revoked:
             continue
         game = p.game
-        if p.kind == "raise_opponent":
+        effect = penalty_kind(p.kind).effect
+        if effect == Effect.RAISE_OPPONENT:
             target = game.second_id if p.player_id == game.first_id else game.first_id
-            effect = PenaltyEffect(raise_to_max=True)
-        elif p.kind == "battle_lost":
-            target, effect = p.player_id, PenaltyEffect(declared_lost=True)
+            out.setdefault((game.pk, target), []).append(PenaltyEffect(raise_to_max=True))
+        elif effect == Effect.BATTLE_LOST:
+            out.setdefault((game.pk, p.player_id), []).append(PenaltyEffect(declared_lost=True))
         else:
-            target, effect = p.player_id, PenaltyEffect(reduce_by=float(p.amount or 0))
-        out.setdefault((game.pk, target), []).append(effect)
+            reduce_by = float(p.amount or 0)
+            out.setdefault((game.pk, p.player_id), []).append(PenaltyEffect(reduce_by=reduce_by))
     return {k: tuple(v) for k, v in out.items()}
 
 
 def penalty_list(*, tournament: Tournament, user: Any) -> QuerySet[Penalty]:
     """Every penalty for the arbiters; a player's own for a player; none for the public."""
-    from tournaments.roles import user_can_arbitrate, user_player
-
     rows = Penalty.objects.filter(tournament=tournament).select_related(
         "player", "game__round", "arbiter", "revokes"
     )
@@ -299,8 +304,6 @@ def penalty_list(*, tournament: Tournament, user: Any) -> QuerySet[Penalty]:
 
 def audit_for_player(*, tournament: Tournament, player_id: int) -> QuerySet[AuditEntry]:
     """The audit entries about one player: their registration, account, games, penalties."""
-    from django.db.models import Q
-
     games = Game.objects.filter(round__tournament=tournament).filter(
         Q(first_id=player_id) | Q(second_id=player_id)
     )
@@ -318,60 +321,9 @@ def audit_for_player(*, tournament: Tournament, player_id: int) -> QuerySet[Audi
     return tournament.audit.filter(q)
 
 
-@dataclass(frozen=True)
-class ConsoleRow:
-    """One game of a round as the arbiter's console shows it."""
-
-    game: Game
-    record: Any  # the latest RecordSubmission or None
-    signatures: tuple[str, ...]
-    penalties: tuple[Penalty, ...]
-    proposed: str | None
-    awaiting_confirmation: bool
-
-
-def console_rows(*, round: Round) -> list[ConsoleRow]:
-    """Every game of a round with its latest record, verdict, signatures and penalties, in
-    a fixed number of queries whatever the round's size."""
-    from games.models import RecordSubmission
-    from games.services import proposed_result
-
-    subs = RecordSubmission.objects.defer("raw").prefetch_related("signatures")
-    games = (
-        round.games.select_related("first", "second", "result_entered_by")
-        .prefetch_related(
-            Prefetch("submissions", queryset=subs.order_by("-version", "-id")),
-            Prefetch("penalties", queryset=Penalty.objects.order_by("created_at", "id")),
-        )
-        .order_by("board")
-    )
-    two_person = round.tournament.result_confirmation
-    rows = []
-    for g in games:
-        record = next(iter(g.submissions.all()), None)
-        proposed = None
-        if record is not None and record.valid:
-            proposed = proposed_result(submission=record, first_placement=g.first_color or "green")
-        rows.append(
-            ConsoleRow(
-                game=g,
-                record=record,
-                signatures=tuple(s.role for s in record.signatures.all()) if record else (),
-                penalties=tuple(g.penalties.all()),
-                proposed=proposed,
-                awaiting_confirmation=bool(
-                    two_person and g.result and g.result_confirmed_at is None
-                ),
-            )
-        )
-    return rows
-
-
 def player_penalties(*, player: Player, user: Any) -> list[Penalty]:
     """A player's penalties, for the player themselves and the arbiters of the tournaments
     they were given in; nobody else sees them."""
-    from tournaments.roles import user_can_arbitrate
-
     if not getattr(user, "is_authenticated", False):
         return []
     rows = list(
@@ -387,13 +339,17 @@ def player_penalties(*, player: Player, user: Any) -> list[Penalty]:
     return [p for p in rows if p.tournament_id in allowed]
 
 
-def pairing_job_state(*, job: Any) -> dict[str, Any]:
+def pairing_progress_key(job_id: int) -> str:
+    """Where a running pairing job keeps its progress (in the cache: its transaction hides
+    row updates until the end)."""
+    return f"kz:pairing-job:{job_id}"
+
+
+def pairing_job_state(*, job: PairingJob) -> dict[str, Any]:
     """A pairing job's status for the arbiter's page: the row, with the live progress the
     worker keeps in the cache while it runs."""
-    from tournaments.services import pairing_progress_key
-
     progress, message = job.progress, job.message
-    if job.status == job.Status.RUNNING:
+    if job.status == PairingJob.Status.RUNNING:
         live = cache.get(pairing_progress_key(job.pk))
         if live is not None:
             progress, message = live
@@ -404,3 +360,74 @@ def pairing_job_state(*, job: Any) -> dict[str, Any]:
         "progress": round(progress * 100),
         "message": message,
     }
+
+
+def pairing_players(
+    *, tournament: Tournament, round_number: int
+) -> tuple[list[PairingPlayer], list[int]]:
+    """(PairingPlayer for everyone to pair in `round_number`, ids asking for a bye)."""
+    scores = {row.entrant.id: row.score for row in standings_compute(tournament=tournament)}
+    opponents: dict[int, set[int]] = {}
+    placements: dict[int, list[tuple[int, str]]] = {}
+    byes: set[int] = set()
+    earlier = Game.objects.filter(round__tournament=tournament, round__number__lt=round_number)
+    for g in earlier.values("round__number", "kind", "first_id", "second_id"):
+        if g["kind"] == Game.Kind.BYE:
+            byes.add(g["first_id"])
+        if g["second_id"] is not None:
+            opponents.setdefault(g["first_id"], set()).add(g["second_id"])
+            opponents.setdefault(g["second_id"], set()).add(g["first_id"])
+            placements.setdefault(g["first_id"], []).append((g["round__number"], "F"))
+            placements.setdefault(g["second_id"], []).append((g["round__number"], "S"))
+    requested = set(
+        ByeRequest.objects.filter(
+            registration__tournament=tournament, round_number=round_number
+        ).values_list("registration__player_id", flat=True)
+    )
+    players = []
+    regs = Registration.objects.filter(tournament=tournament).select_related("player__club")
+    for i, reg in enumerate(regs.order_by("start_rank", "id"), start=1):
+        if reg.status != Registration.Status.ACTIVE or reg.first_round > round_number:
+            continue
+        if reg.player_id in requested:
+            continue
+        pid = reg.player_id
+        players.append(
+            PairingPlayer(
+                id=pid,
+                rank=reg.start_rank or i,
+                score=scores.get(pid, 0.0),
+                rating=reg.player.rating,
+                opponents=frozenset(opponents.get(pid, ())),
+                had_bye=pid in byes,
+                placements=tuple(p for _, p in sorted(placements.get(pid, []))),
+                club=reg.player.club.name if reg.player.club else "",
+            )
+        )
+    return players, sorted(requested)
+
+
+def game_is_final(*, game: Game) -> bool:
+    """Whether a knockout game is the final: its two players are the only ones not yet
+    knocked out (a replay of an earlier tie is not the final)."""
+    tournament = game.round.tournament
+    if (
+        tournament.pairing_system != tournament.PairingSystem.KNOCKOUT
+        or game.kind != Game.Kind.GAME
+        or game.second_id is None
+    ):
+        return False
+    alive = set(
+        tournament.registrations.filter(status="active").values_list("player_id", flat=True)
+    )
+    earlier = Game.objects.filter(
+        round__tournament=tournament, round__number__lt=game.round.number, kind=Game.Kind.GAME
+    ).exclude(result="")
+    first_lost = {Game.Result.SECOND_WIN, Game.Result.SECOND_FORFEIT_WIN}
+    second_lost = {Game.Result.FIRST_WIN, Game.Result.FIRST_FORFEIT_WIN}
+    for g in earlier.only("first_id", "second_id", "result"):
+        if g.result in first_lost or g.result == Game.Result.DOUBLE_FORFEIT:
+            alive.discard(g.first_id)
+        if g.result in second_lost or g.result == Game.Result.DOUBLE_FORFEIT:
+            alive.discard(g.second_id)
+    return alive == {game.first_id, game.second_id}

@@ -152,7 +152,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "tournaments.api.api_exception_handler",
+    "EXCEPTION_HANDLER": "klinzha_site.api_errors.api_exception_handler",
     "DEFAULT_PAGINATION_CLASS": "klinzha_site.pagination.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 100,
 }

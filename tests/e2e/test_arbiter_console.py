@@ -8,9 +8,9 @@ import re
 
 import pytest
 
-from games.models import Game
 from tournaments import services
 from tournaments.demo import demo_load
+from tournaments.models import Game
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import get_user_model
 
-from games.models import Game, RecordSignature
+from games.models import RecordSignature
 from tournaments.demo import demo_load
+from tournaments.models import Game
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 RECORD = (

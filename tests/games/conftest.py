@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import get_user_model
 
-from games.models import Game, RecordSubmission
+from games.models import RecordSubmission
 from tournaments.demo import demo_load
+from tournaments.models import Game
 
 RECORDS = Path(__file__).resolve().parents[1] / "rules" / "records"
 CAPTURE = (RECORDS / "example1-laws-capture.kzr").read_bytes()

@@ -8,10 +8,11 @@ from django.core.exceptions import ValidationError
 from rest_framework.test import APIClient
 
 from games import services
-from games.models import Game, Irregularity
+from games.models import Irregularity
 from rules.record import read_record
 from tests.games.conftest import BAD, CAPTURE, done
 from tournaments import selectors
+from tournaments.models import Game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

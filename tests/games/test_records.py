@@ -7,10 +7,11 @@ import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
-from games import services
-from games.models import Game, RecordSubmission
+from games import selectors, services
+from games.models import RecordSubmission
 from games.signing import generate_key, sign_record
 from tests.games.conftest import BAD, CAPTURE, RECORDS, done
+from tournaments.models import Game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -20,7 +21,7 @@ def test_valid_record_is_validated(setup):
     sub = done(services.submission_create(game=game, raw=CAPTURE, user=arbiter))
     assert sub.status == "done" and sub.valid is True and sub.plies == 31
     assert sub.termination == "capture" and sub.winner == "green"
-    assert services.proposed_result(submission=sub, first_placement="green") == "first_win"
+    assert selectors.proposed_result(submission=sub, first_colour="green") == "first_win"
 
 
 def test_unreadable_record_is_kept_as_it_came(setup):
@@ -126,10 +127,10 @@ def test_bulk_upload_zip(setup):
         for p in sorted(RECORDS.glob("*.kzr")):
             zf.writestr(p.name, p.read_bytes())
         zf.writestr("junk.kzr", b"\x00\x01")
-    ids = services.bulk_upload(
+    upload = services.bulk_upload(
         tournament=game.round.tournament, data=buf.getvalue(), filename="round.zip", user=arbiter
     )
-    subs = RecordSubmission.objects.filter(pk__in=ids)
+    subs = RecordSubmission.objects.filter(pk__in=[s.pk for s in upload.submissions])
     for sub in subs:
         done(sub)
     assert subs.count() == 5

@@ -13,7 +13,6 @@ from rest_framework.test import APIClient
 
 from games import selectors as game_selectors
 from games import services
-from games.models import Game
 from rules.italian import timeout_count
 from rules.position import Rules
 from rules.validate import validate_text
@@ -21,6 +20,7 @@ from tests.games.conftest import done
 from tests.rules.test_italian import _record_text, random_game
 from tournaments import services as tservices
 from tournaments.italian import bachsan_die
+from tournaments.models import Game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

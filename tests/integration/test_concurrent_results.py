@@ -9,9 +9,8 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from rest_framework.test import APIClient
 
-from games.models import Game
 from tournaments.demo import demo_load
-from tournaments.models import Tournament
+from tournaments.models import Game, Tournament
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 

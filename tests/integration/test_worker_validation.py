@@ -16,10 +16,11 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from games import services
-from games.models import Game, RecordSubmission
+from games.models import RecordSubmission
 from games.tasks import validate_record_task
 from tests.workers import ROOT, celery_worker, service_env, wait_for
 from tournaments.demo import demo_load
+from tournaments.models import Game
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 RECORD = (
@@ -84,7 +85,7 @@ def test_redis_down_then_back():
     # Redis is down: the record is still stored, and waits.
     record_path = ROOT / "tests" / "rules" / "records" / "example2-laws-deadlock.kzr"
     code = (
-        "from games.models import Game; from games import services; "
+        "from tournaments.models import Game; from games import services; "
         f"g = Game.objects.get(pk={game.pk}); "
         f"raw = open({str(record_path)!r}, 'rb').read(); "
         "s = services.submission_create(game=g, raw=raw); print(s.pk)"

@@ -8,8 +8,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
-from games.models import Game
 from tournaments.demo import DEMO_SLUG, demo_load
+from tournaments.models import Game
 
 pytestmark = pytest.mark.django_db
 

@@ -8,9 +8,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 
-from games.models import Game
 from tournaments import selectors, services
-from tournaments.models import Player, Round, Tournament
+from tournaments.models import Game, Player, Round, Tournament
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()

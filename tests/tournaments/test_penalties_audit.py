@@ -10,12 +10,12 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.management import call_command
 
-from games import services as gservices
-from games.models import ClockAdjustment, Game
+from games import selectors as gselectors
+from games.models import ClockAdjustment
 from tournaments import selectors, services
 from tournaments.audit import audit_verify
 from tournaments.demo import demo_load
-from tournaments.models import AuditEntry, Penalty, Registration
+from tournaments.models import AuditEntry, Game, Penalty, Registration
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -109,7 +109,7 @@ def test_b_c_and_12_5_adjust_the_clock_log(ctx):
     )
     adj = list(ClockAdjustment.objects.filter(game=game).values_list("side", "seconds", "article"))
     assert adj == [("green", -120, "12.4c"), ("gold", 60, "12.4b"), ("gold", 30, "12.5")]
-    assert gservices.clock_adjustments(game=game)[0].seconds == -120
+    assert gselectors.clock_adjustments(game=game)[0].seconds == -120
 
 
 def test_g_expulsion_leaves_later_rounds(ctx):

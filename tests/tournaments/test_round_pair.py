@@ -10,9 +10,8 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.core.management import call_command
 
-from games.models import Game
 from tournaments import services
-from tournaments.models import Registration, Tournament
+from tournaments.models import Game, Registration, Tournament
 
 pytestmark = pytest.mark.django_db
 

@@ -8,9 +8,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from games.models import Game
 from tournaments import selectors, services
-from tournaments.models import Registration
+from tournaments.models import Game, Registration
 
 pytestmark = pytest.mark.django_db
 

@@ -4,7 +4,7 @@ the recorded spindle casts. No ORM here: services hand in players and store the 
 from tournaments.pairing.base import Pairing, PairingPlayer, RoundPairing
 from tournaments.pairing.berger import berger_round, berger_table
 from tournaments.pairing.knockout import knockout_bracket, knockout_next_round, seeding_order
-from tournaments.pairing.spindle import SpindleCast, spindle_cast
+from tournaments.pairing.spindle import SpindleCast, spindle_cast, spindle_seed_new
 from tournaments.pairing.swiss import pair_swiss, pairing_check
 
 __all__ = [
@@ -20,4 +20,5 @@ __all__ = [
     "pairing_check",
     "seeding_order",
     "spindle_cast",
+    "spindle_seed_new",
 ]

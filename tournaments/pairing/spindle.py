@@ -5,6 +5,7 @@ pair kept below 65,532 (an unbiased die), recast on ties."""
 from __future__ import annotations
 
 import hashlib
+import secrets
 from dataclasses import dataclass
 
 
@@ -46,3 +47,9 @@ def spindle_cast(seed: str, game: str) -> SpindleCast:
         if faces[i] != faces[i + 1]:
             break
     return SpindleCast(seed, game, tuple(casts))
+
+
+def spindle_seed_new(*, slug: str, round_number: int, board: int) -> str:
+    """A fresh seed for a game's casts: where it was played, and a secret part nobody could
+    choose in advance."""
+    return f"{slug}/{round_number}/{board}/{secrets.token_hex(8)}"

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-import importlib
 import sys
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-SUBCOMMAND_MODULES = ("games.kz_commands", "tournaments.kz_commands")
+from games import kz_commands as game_commands
+from tournaments import kz_commands as tournament_commands
+
+# It lives in the top app so that it can name both apps' subcommands.
+SUBCOMMAND_MODULES = (game_commands, tournament_commands)
 
 
 class Command(BaseCommand):
@@ -18,13 +21,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         subparsers = parser.add_subparsers(dest="subcommand", required=True)
-        for name in SUBCOMMAND_MODULES:
-            try:
-                module = importlib.import_module(name)
-            except ModuleNotFoundError as exc:
-                if exc.name != name:
-                    raise
-                continue
+        for module in SUBCOMMAND_MODULES:
             module.register(subparsers)
 
     def handle(self, *args: Any, **options: Any) -> None:

@@ -1,4 +1,6 @@
-"""REST API for tournaments, players, clubs, rounds, results and standings (thin views)."""
+"""Views of the tournaments' REST API: clubs, players, tournaments (settings, entrants,
+rounds, pairing, officials, penalties, audit) and games' results. The games app adds the
+record actions to the same resources."""
 
 from __future__ import annotations
 
@@ -6,24 +8,37 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
-from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import extend_schema
-from rest_framework import permissions, serializers, status, viewsets
+from rest_framework import permissions, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
 from rest_framework.generics import get_object_or_404
-from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import exception_handler
 
-from games.api import GameRecordsMixin
-from games.models import Game, Irregularity, RecordSubmission
-from games.services import bulk_upload, irregularity_declare
 from tournaments import selectors, services
+from tournaments.api.serializers import (
+    AccountSerializer,
+    AuditSerializer,
+    ByeRequestSerializer,
+    ClubSerializer,
+    GameSerializer,
+    OfficialsSerializer,
+    PairingEditSerializer,
+    PairSerializer,
+    PenaltySerializer,
+    PlayerSerializer,
+    RegistrationSerializer,
+    ResultSerializer,
+    RevocationSerializer,
+    RoundNumberSerializer,
+    RoundSerializer,
+    TournamentSerializer,
+    WithdrawalSerializer,
+)
 from tournaments.models import (
-    AuditEntry,
     Club,
+    Game,
     PairingJob,
     Penalty,
     Player,
@@ -31,205 +46,11 @@ from tournaments.models import (
     Round,
     Tournament,
 )
-from tournaments.roles import user_can_arbitrate, user_is_official, user_is_organizer
+from tournaments.permissions import OfficialWriteOrReadOnly, OrganizerWriteOrReadOnly
+from tournaments.roles import user_can_arbitrate
 from tournaments.standings import standings_json
 
 User = get_user_model()
-
-
-def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    """Django validation errors from the services become 400s naming the field at fault."""
-    if isinstance(exc, DjangoValidationError):
-        detail = exc.message_dict if hasattr(exc, "error_dict") else {"detail": exc.messages}
-        exc = ValidationError(detail)
-    return exception_handler(exc, context)
-
-
-class ClubSerializer(serializers.ModelSerializer):
-    class Meta:
-        model = Club
-        fields = ["id", "name", "short_name", "city", "country"]
-
-
-class PlayerSerializer(serializers.ModelSerializer):
-    class Meta:
-        model = Player
-        fields = ["id", "name", "club", "federation", "rating"]
-
-
-class TournamentSerializer(serializers.ModelSerializer):
-    class Meta:
-        model = Tournament
-        # Every setting tournament_update accepts, so that the API can read and change each
-        # one; "name" stays ahead of "slug" as clients have always seen it.
-        fields = [
-            "id",
-            "name",
-            "slug",
-            *(setting for setting in services.SETTINGS if setting != "name"),
-        ]
-
-
-class GameSerializer(serializers.ModelSerializer):
-    round = serializers.IntegerField(source="round.number", read_only=True)
-
-    class Meta:
-        model = Game
-        fields = [
-            "id",
-            "round",
-            "board",
-            "kind",
-            "first",
-            "second",
-            "first_color",
-            "result",
-            "result_confirmed",
-        ]
-        read_only_fields = fields
-
-    result_confirmed = serializers.SerializerMethodField()
-
-    def get_result_confirmed(self, game: Game) -> bool:
-        return game.result_confirmed_at is not None
-
-
-class RoundSerializer(serializers.ModelSerializer):
-    games = GameSerializer(many=True, read_only=True)
-
-    class Meta:
-        model = Round
-        fields = ["number", "status", "explanation", "warnings", "games"]
-
-
-class ResultSerializer(serializers.Serializer):
-    result = serializers.ChoiceField(choices=[c for c in Game.Result.values if c])
-
-
-class RegistrationSerializer(serializers.Serializer):
-    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
-
-
-class WithdrawalSerializer(serializers.Serializer):
-    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
-    expelled = serializers.BooleanField(default=False)
-
-
-class ByeRequestSerializer(serializers.Serializer):
-    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
-    round = serializers.IntegerField(min_value=1)
-
-
-class PairSerializer(serializers.Serializer):
-    round = serializers.IntegerField(min_value=1, required=False)
-    publish = serializers.BooleanField(default=False)
-    background = serializers.BooleanField(
-        default=False, help_text="pair in a worker; poll the job for progress (202)"
-    )
-
-
-class RoundNumberSerializer(serializers.Serializer):
-    round = serializers.IntegerField(min_value=1)
-
-
-class PairingEditSerializer(serializers.Serializer):
-    round = serializers.IntegerField(min_value=1)
-    pairings = serializers.ListField(
-        child=serializers.ListField(
-            child=serializers.IntegerField(allow_null=True), min_length=2, max_length=2
-        ),
-        help_text="[[first placer id, second id or null for the bye], ...]",
-    )
-
-
-class OfficialsSerializer(serializers.Serializer):
-    chief_arbiter = serializers.SlugRelatedField(
-        slug_field="username", queryset=User.objects.all(), allow_null=True, required=False
-    )
-    arbiters = serializers.SlugRelatedField(
-        slug_field="username", queryset=User.objects.all(), many=True, required=False
-    )
-
-
-class PenaltySerializer(serializers.ModelSerializer):
-    class Meta:
-        model = Penalty
-        fields = [
-            "id",
-            "player",
-            "game",
-            "round_number",
-            "kind",
-            "article",
-            "reason",
-            "amount",
-            "revokes",
-            "created_at",
-        ]
-        read_only_fields = ["id", "article", "revokes", "created_at"]
-
-
-class UploadSerializer(serializers.Serializer):
-    file = serializers.FileField()
-
-
-MAX_UPLOAD_BYTES = 200 * 2**20
-
-
-class IrregularitySerializer(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=Irregularity.Kind.choices)
-    reason = serializers.CharField(max_length=2000)
-
-
-class RevocationSerializer(serializers.Serializer):
-    penalty = serializers.IntegerField()
-    reason = serializers.CharField(max_length=2000)
-
-
-class AccountSerializer(serializers.Serializer):
-    username = serializers.CharField(allow_blank=True, max_length=150)
-
-
-class TimeoutSerializer(serializers.Serializer):
-    """The Italian society's decision of a battle stopped at time-out."""
-
-    how = serializers.ChoiceField(choices=["count", "coin", "bachsan"])
-    winner = serializers.CharField(allow_null=True)
-    explanation = serializers.CharField()
-    removed = serializers.CharField(allow_null=True, help_text="Bach'san: the warrior removed")
-    result = serializers.CharField(allow_blank=True)
-
-
-class AuditSerializer(serializers.ModelSerializer):
-    class Meta:
-        model = AuditEntry
-        fields = [
-            "seq",
-            "actor",
-            "action",
-            "object_type",
-            "object_id",
-            "before",
-            "after",
-            "created_at",
-            "hash",
-        ]
-
-
-class OfficialWriteOrReadOnly(permissions.BasePermission):
-    """Organizers and arbiters create clubs and players; everyone reads."""
-
-    def has_permission(self, request: Request, view: Any) -> bool:
-        if request.method in permissions.SAFE_METHODS:
-            return True
-        return user_is_official(request.user)
-
-
-class OrganizerWriteOrReadOnly(permissions.BasePermission):
-    def has_permission(self, request: Request, view: Any) -> bool:
-        if request.method in permissions.SAFE_METHODS:
-            return True
-        return user_is_organizer(request.user)
 
 
 class ClubViewSet(viewsets.ModelViewSet):
@@ -381,38 +202,6 @@ class TournamentViewSet(viewsets.ModelViewSet):
         rnd = selectors.round_list(tournament=t, drafts=True).get(pk=rnd.pk)
         return Response(RoundSerializer(rnd).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request={"multipart/form-data": UploadSerializer}, responses={201: None})
-    @action(
-        detail=True,
-        methods=["post"],
-        url_path="record-uploads",
-        parser_classes=[MultiPartParser],
-    )
-    def record_uploads(self, request: Request, slug: str | None = None) -> Response:
-        """Upload a zip of records (or one record) of the tournament: each is stored, matched
-        to its game by its Round, Green and Gold tags, and validated."""
-        t = self.get_object()
-        data = UploadSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        upload = data.validated_data["file"]
-        if upload.size > MAX_UPLOAD_BYTES:
-            raise ValidationError({"file": f"at most {MAX_UPLOAD_BYTES // 2**20} MiB"})
-        ids = bulk_upload(
-            tournament=t, data=upload.read(), filename=upload.name or "", user=request.user
-        )
-        subs = RecordSubmission.objects.filter(pk__in=ids).order_by("id")
-        return Response(
-            {
-                "stored": len(ids),
-                "matched": sum(1 for s in subs if s.game_id),
-                "records": [
-                    {"id": s.pk, "file": s.filename, "game": s.game_id, "match": s.match_note}
-                    for s in subs
-                ],
-            },
-            status=status.HTTP_201_CREATED,
-        )
-
     @extend_schema(responses={200: None})
     @action(detail=True, methods=["get"], url_path=r"pairing-jobs/(?P<job_id>\d+)")
     def pairing_job(self, request: Request, slug: str | None = None, job_id: str = "") -> Response:
@@ -541,7 +330,7 @@ class TournamentViewSet(viewsets.ModelViewSet):
         return Response(AuditSerializer(rows, many=True).data)
 
 
-class GameViewSet(GameRecordsMixin, viewsets.ReadOnlyModelViewSet):
+class GameViewSet(viewsets.ReadOnlyModelViewSet):
     queryset = Game.objects.select_related("round").exclude(round__status=Round.Status.DRAFT)
     serializer_class = GameSerializer
 
@@ -555,51 +344,6 @@ class GameViewSet(GameRecordsMixin, viewsets.ReadOnlyModelViewSet):
             game=game, result=data.validated_data["result"], user=request.user
         )
         return Response(GameSerializer(game).data)
-
-    @extend_schema(request=IrregularitySerializer, responses={201: None})
-    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
-    def irregularities(self, request: Request, pk: str | None = None) -> Response:
-        """The arbiter's ruling on an irregularity (Art. 7.1, 7.3)."""
-        game = get_object_or_404(Game, pk=pk)
-        data = IrregularitySerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        irregularity = irregularity_declare(
-            game=game,
-            kind=data.validated_data["kind"],
-            reason=data.validated_data["reason"],
-            user=request.user,
-        )
-        game.refresh_from_db()
-        return Response(
-            {
-                "kind": irregularity.kind,
-                "article": irregularity.article,
-                "ply": irregularity.ply,
-                "new_record": irregularity.new_submission_id,
-                "result": game.result,
-            },
-            status=status.HTTP_201_CREATED,
-        )
-
-    @extend_schema(request=None, responses={200: TimeoutSerializer})
-    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
-    def timeout(self, request: Request, pk: str | None = None) -> Response:
-        """Italian society: decide a battle stopped at time-out from its latest valid record
-        (the count; a tie or a Bach'san replay: the coin; a final: the Bach'san replay)."""
-        from games.services import game_timeout_decide
-        from rules.position import KIND_NAMES
-
-        game = get_object_or_404(Game, pk=pk)
-        decision = game_timeout_decide(game=game, user=request.user)
-        game.refresh_from_db()
-        data = {
-            "how": decision.how,
-            "winner": decision.winner_name,
-            "explanation": decision.explanation,
-            "removed": KIND_NAMES[decision.removed] if decision.removed else None,
-            "result": game.result,
-        }
-        return Response(TimeoutSerializer(data).data)
 
     @extend_schema(request=None, responses={200: GameSerializer})
     @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])

@@ -1,7 +1,9 @@
-"""The arbiter's pages, under /arbiter/."""
+"""The arbiter's pages, under /arbiter/: the tournament's (tournaments) and the round
+console's (games), in one namespace."""
 
 from django.urls import path
 
+from games import arbiter_views as console
 from tournaments import arbiter_views as v
 
 app_name = "arbiter"
@@ -15,18 +17,26 @@ urlpatterns = [
     path("t/<slug:slug>/entrants/<int:player_id>/withdraw/", v.entrant_withdraw, name="withdraw"),
     path("t/<slug:slug>/byes/", v.bye_request, name="bye-request"),
     path("t/<slug:slug>/accounts/", v.account_link, name="account"),
-    path("t/<slug:slug>/records/", v.records_upload, name="records-upload"),
+    path("t/<slug:slug>/records/", console.records_upload, name="records-upload"),
     path("t/<slug:slug>/pair/", v.pair, name="pair"),
     path("t/<slug:slug>/pairing/<int:job_id>/", v.pairing_job, name="pairing-job"),
-    path("t/<slug:slug>/round/<int:number>/", v.round_console, name="round"),
+    path("t/<slug:slug>/round/<int:number>/", console.round_console, name="round"),
     path("t/<slug:slug>/round/<int:number>/edit/", v.round_edit, name="round-edit"),
     path("t/<slug:slug>/round/<int:number>/publish/", v.round_publish, name="round-publish"),
     path("t/<slug:slug>/round/<int:number>/discard/", v.round_discard, name="round-discard"),
-    path("t/<slug:slug>/game/<int:game_id>/result/", v.result_enter, name="result"),
-    path("t/<slug:slug>/game/<int:game_id>/from-record/", v.result_from_record, name="from-record"),
-    path("t/<slug:slug>/game/<int:game_id>/countersign/", v.result_countersign, name="countersign"),
-    path("t/<slug:slug>/game/<int:game_id>/timeout/", v.game_timeout, name="timeout"),
-    path("t/<slug:slug>/irregularities/", v.irregularity, name="irregularity"),
+    path("t/<slug:slug>/game/<int:game_id>/result/", console.result_enter, name="result"),
+    path(
+        "t/<slug:slug>/game/<int:game_id>/from-record/",
+        console.result_from_record,
+        name="from-record",
+    ),
+    path(
+        "t/<slug:slug>/game/<int:game_id>/countersign/",
+        console.result_countersign,
+        name="countersign",
+    ),
+    path("t/<slug:slug>/game/<int:game_id>/timeout/", console.game_timeout, name="timeout"),
+    path("t/<slug:slug>/irregularities/", console.irregularity, name="irregularity"),
     path("t/<slug:slug>/penalties/", v.penalty_impose, name="penalty"),
     path("t/<slug:slug>/penalties/revoke/", v.penalty_revoke, name="revoke"),
     path("t/<slug:slug>/audit/", v.audit, name="audit"),

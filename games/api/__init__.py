@@ -1,0 +1,1 @@
+"""The games' REST API: serializers and views."""

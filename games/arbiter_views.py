@@ -1,0 +1,133 @@
+"""The arbiter's round console: a round's games with their records, verdicts, signatures and
+results, and the rulings made from it (results, confirmations, time-outs, irregularities,
+records uploaded in bulk)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from games import selectors, services
+from games.models import Irregularity
+from tournaments import selectors as tournament_selectors
+from tournaments import services as tournament_services
+from tournaments.arbiter_views import round_get
+from tournaments.forms import PenaltyForm, ResultForm
+from tournaments.models import Game, Round, Tournament
+from tournaments.permissions import manage_url, round_url, tournament_role
+from tournaments.roles import Role
+
+
+@tournament_role(Role.ARBITER)
+def round_console(request: HttpRequest, t: Tournament, number: int) -> HttpResponse:
+    rnd = round_get(t, number)
+    context: dict[str, Any] = {
+        "t": t,
+        "round": rnd,
+        "rows": selectors.console_rows(round=rnd),
+        "result_choices": ResultForm.base_fields["result"].choices,  # type: ignore[attr-defined]
+        "penalty_form": PenaltyForm(),
+        "penalties": tournament_selectors.penalty_list(tournament=t, user=request.user).filter(
+            round_number=number
+        ),
+        "user_pk": request.user.pk,
+        "irregularity_kinds": Irregularity.Kind.choices,
+        "irregularities": Irregularity.objects.filter(game__round=rnd).select_related("game"),
+    }
+    if rnd.status == Round.Status.DRAFT:
+        ids = {g.first_id for g in rnd.games.all()} | {
+            g.second_id for g in rnd.games.all() if g.second_id
+        }
+        context["players"] = t.registrations.filter(player_id__in=ids).select_related("player")
+    template = "arbiter/_games.html" if request.htmx else "arbiter/round.html"  # type: ignore[attr-defined]
+    return render(request, template, context)
+
+
+def _game(t: Tournament, game_id: int) -> Game:
+    return get_object_or_404(Game, pk=game_id, round__tournament=t)
+
+
+def _back_to_round(request: HttpRequest, t: Tournament, game: Game) -> HttpResponse:
+    if request.htmx:  # type: ignore[attr-defined]
+        return round_console(request, t.slug, game.round.number)
+    return redirect(round_url(t, game.round.number))
+
+
+@require_POST
+@tournament_role(Role.ARBITER)
+def result_enter(request: HttpRequest, t: Tournament, game_id: int) -> HttpResponse:
+    game = _game(t, game_id)
+    form = ResultForm(request.POST)
+    if not form.is_valid():
+        raise ValidationError({"result": "choose a result"})
+    tournament_services.game_result_set(
+        game=game, result=form.cleaned_data["result"], user=request.user
+    )
+    return _back_to_round(request, t, game)
+
+
+@require_POST
+@tournament_role(Role.ARBITER)
+def result_from_record(request: HttpRequest, t: Tournament, game_id: int) -> HttpResponse:
+    game = _game(t, game_id)
+    services.game_result_confirm(game=game, user=request.user)
+    return _back_to_round(request, t, game)
+
+
+@require_POST
+@tournament_role(Role.ARBITER)
+def result_countersign(request: HttpRequest, t: Tournament, game_id: int) -> HttpResponse:
+    game = _game(t, game_id)
+    tournament_services.game_result_countersign(game=game, user=request.user)
+    return _back_to_round(request, t, game)
+
+
+@require_POST
+@tournament_role(Role.ARBITER)
+def game_timeout(request: HttpRequest, t: Tournament, game_id: int) -> HttpResponse:
+    game = _game(t, game_id)
+    decision = services.game_timeout_decide(game=game, user=request.user)
+    messages.success(request, f"board {game.board}: {decision.explanation}")
+    return _back_to_round(request, t, game)
+
+
+@require_POST
+@tournament_role(Role.ARBITER)
+def irregularity(request: HttpRequest, t: Tournament) -> HttpResponse:
+    game_id = request.POST.get("game", "")
+    if not game_id.isdigit():
+        raise ValidationError({"game": "choose a game"})
+    game = _game(t, int(game_id))
+    ruling = services.irregularity_declare(
+        game=game,
+        kind=request.POST.get("kind", ""),
+        reason=request.POST.get("reason", ""),
+        user=request.user,
+    )
+    messages.success(request, f"board {game.board}: {ruling.get_kind_display()}")
+    return redirect(round_url(t, game.round.number))
+
+
+@require_POST
+@tournament_role(Role.ARBITER)
+def records_upload(request: HttpRequest, t: Tournament) -> HttpResponse:
+    upload = request.FILES.get("file")
+    if upload is None:
+        raise ValidationError({"file": "choose a zip of records or a record"})
+    services.upload_size_check(upload.size)
+    stored = services.bulk_upload(
+        tournament=t, data=upload.read(), filename=upload.name or "", user=request.user
+    )
+    messages.success(
+        request,
+        f"{len(stored.submissions)} records stored, {stored.matched} matched to their games",
+    )
+    for s in stored.submissions:
+        if not s.game_id:
+            messages.warning(request, f"{s.filename}: {s.match_note}")
+    return redirect(manage_url(t))

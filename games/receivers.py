@@ -1,0 +1,16 @@
+"""The games app's answers to what the tournaments app below it announces."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.dispatch import receiver
+
+from games.services import penalty_clock_effect_apply
+from tournaments.models import Penalty
+from tournaments.signals import penalty_clock_effect
+
+
+@receiver(penalty_clock_effect, sender=Penalty, dispatch_uid="games.penalty_clock_effect")
+def _penalty_clock_effect(*, penalty: Penalty, sign: int, user: Any, **_: Any) -> None:
+    penalty_clock_effect_apply(penalty=penalty, sign=sign, user=user)

@@ -1,0 +1,49 @@
+"""Writes of the games app, one transaction each, by topic: records (submission, validation),
+bulk upload, signatures, clocks, and the arbiter's rulings. The names are gathered here for
+callers; the modules import each other directly."""
+
+from games.services.bulk import MAX_UPLOAD_BYTES, BulkUpload, bulk_upload, upload_size_check
+from games.services.clocks import (
+    clock_adjustment_add,
+    latecomers_record,
+    penalty_clock_effect_apply,
+)
+from games.services.records import (
+    MAX_RECORD_BYTES,
+    VALIDATION_BATCH,
+    record_correction_create,
+    submission_create,
+    submission_enqueue,
+    submission_enqueue_many,
+    submission_requeue_stale,
+    submission_validate,
+    submission_validate_many,
+    verdict_compute,
+)
+from games.services.rulings import game_result_confirm, game_timeout_decide, irregularity_declare
+from games.services.signatures import signature_add, signing_key_register
+
+__all__ = [
+    "MAX_RECORD_BYTES",
+    "MAX_UPLOAD_BYTES",
+    "VALIDATION_BATCH",
+    "BulkUpload",
+    "bulk_upload",
+    "clock_adjustment_add",
+    "game_result_confirm",
+    "game_timeout_decide",
+    "irregularity_declare",
+    "latecomers_record",
+    "penalty_clock_effect_apply",
+    "record_correction_create",
+    "signature_add",
+    "signing_key_register",
+    "submission_create",
+    "submission_enqueue",
+    "submission_enqueue_many",
+    "submission_requeue_stale",
+    "submission_validate",
+    "submission_validate_many",
+    "upload_size_check",
+    "verdict_compute",
+]

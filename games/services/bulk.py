@@ -1,0 +1,125 @@
+"""Bulk upload: a zip of records (or one record) for a tournament, each stored, matched to
+its game by its tags, and validated by the workers in batches."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+
+from games.models import RecordSubmission
+from games.services.records import MAX_RECORD_BYTES, submission_create, submission_enqueue_many
+from rules.errors import RecordError
+from rules.record import read_tags
+from tournaments.models import Colour, Game, Tournament
+from tournaments.roles import user_can_arbitrate
+
+MAX_UPLOAD_BYTES = 200 * 2**20
+
+GameIndex = dict[tuple[int, frozenset[str]], list[Game]]
+
+
+@dataclass(frozen=True)
+class BulkUpload:
+    """What an upload stored: each record's submission, in the order of the upload."""
+
+    submissions: list[RecordSubmission]
+
+    @property
+    def matched(self) -> int:
+        return sum(1 for s in self.submissions if s.game_id)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "stored": len(self.submissions),
+            "matched": self.matched,
+            "records": [
+                {"id": s.pk, "file": s.filename, "game": s.game_id, "match": s.match_note}
+                for s in self.submissions
+            ],
+        }
+
+
+def upload_size_check(size: int) -> None:
+    if size > MAX_UPLOAD_BYTES:
+        raise ValidationError({"file": f"at most {MAX_UPLOAD_BYTES // 2**20} MiB"})
+
+
+def _files(data: bytes, filename: str) -> list[tuple[str, bytes]]:
+    if not zipfile.is_zipfile(io.BytesIO(data)):
+        return [(filename, data)]
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        return [
+            (info.filename, zf.read(info))
+            for info in zf.infolist()
+            if not info.is_dir() and info.file_size <= MAX_RECORD_BYTES
+        ]
+
+
+@transaction.atomic
+def bulk_upload(
+    *, tournament: Tournament, data: bytes, filename: str, user: Any = None
+) -> BulkUpload:
+    """Store every record of a zip (or one file) for a tournament, each matched to its game
+    by its Round, Green and Gold tags where exactly one game fits; each is validated."""
+    if user is not None and not user_can_arbitrate(user=user, tournament=tournament):
+        raise PermissionDenied("only this tournament's arbiters upload its records")
+    upload_size_check(len(data))
+    index = _game_index(tournament)
+    subs = []
+    for name, raw in _files(data, filename):
+        game, note = _match_game(raw, index)
+        subs.append(
+            submission_create(
+                game=game,
+                raw=raw,
+                source=RecordSubmission.Source.BULK,
+                filename=name,
+                tournament=tournament,
+                enqueue=False,
+                match_note=note,
+            )
+        )
+    ids = [s.pk for s in subs]
+    transaction.on_commit(lambda: submission_enqueue_many(submission_ids=ids))
+    return BulkUpload(subs)
+
+
+def _name_key(name: str) -> str:
+    return " ".join(name.split()).casefold()
+
+
+def _game_index(tournament: Tournament) -> GameIndex:
+    games = Game.objects.filter(round__tournament=tournament, kind=Game.Kind.GAME)
+    index: GameIndex = {}
+    for g in games.select_related("round", "first", "second"):
+        assert g.second is not None
+        key = (g.round.number, frozenset({_name_key(g.first.name), _name_key(g.second.name)}))
+        index.setdefault(key, []).append(g)
+    return index
+
+
+def _match_game(raw: bytes, index: GameIndex) -> tuple[Game | None, str]:
+    """The one game a record's tags name, and how (or why none)."""
+    try:
+        tags = read_tags(raw.decode("utf-8-sig"))
+    except (UnicodeDecodeError, RecordError):
+        return None, "not matched: the tags cannot be read"
+    rnd, green, gold = tags.get("Round", ""), tags.get("Green", ""), tags.get("Gold", "")
+    if not rnd.strip().isdigit() or not green.strip() or not gold.strip():
+        return None, "not matched: Round, Green and Gold tags are needed"
+    found = index.get((int(rnd), frozenset({_name_key(green), _name_key(gold)})), [])
+    if len(found) != 1:
+        why = "no game" if not found else f"{len(found)} games"
+        return None, f"not matched: {why} in round {int(rnd)} between {green} and {gold}"
+    game = found[0]
+    first_colour = Colour.GREEN if _name_key(game.first.name) == _name_key(green) else Colour.GOLD
+    said = tags.get("FirstPlacement", "").strip().lower()
+    note = f"matched to round {game.round.number} board {game.board}"
+    if said and said != first_colour:
+        note += f"; FirstPlacement says {said} but the pairing has {first_colour} first"
+    return game, note

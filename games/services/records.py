@@ -1,0 +1,252 @@
+"""Record submissions: stored exactly as they came, queued, validated by a worker against
+the Laws and the game's expected rules, and their clocks adjudicated."""
+
+from __future__ import annotations
+
+import time
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from games.models import RecordSubmission
+from games.selectors import Expected, clock_adjustments, game_rules_expected, tags_first_colour
+from klinzha_site.tasking import task_send
+from rules.clock import Adjustment, adjudicate
+from rules.errors import RecordError, RulesError
+from rules.position import KIND_NAMES, Rules
+from rules.record import read_record
+from rules.validate import validate_record, verdict_for_unreadable
+from tournaments.audit import Action, audit_append
+from tournaments.models import Game, Tournament
+from tournaments.roles import user_can_arbitrate
+from tournaments.services.common import acting_account
+from tournaments.services.results import game_lock
+
+MAX_RECORD_BYTES = 512 * 1024
+# Records of a bulk upload go to the workers in batches of this many.
+VALIDATION_BATCH = 50
+VALIDATE_TASK = "games.validate_record"
+VALIDATE_BATCH_TASK = "games.validate_records"
+
+
+def _can_submit(user: Any, game: Game) -> bool:
+    if user_can_arbitrate(user=user, tournament=game.round.tournament):
+        return True
+    player = getattr(user, "player", None) if getattr(user, "is_authenticated", False) else None
+    return player is not None and player.pk in (game.first_id, game.second_id)
+
+
+def record_size_check(raw: bytes) -> None:
+    if len(raw) > MAX_RECORD_BYTES:
+        raise ValidationError({"record": f"a record is at most {MAX_RECORD_BYTES} bytes"})
+
+
+@transaction.atomic
+def submission_create(
+    *,
+    game: Game | None,
+    raw: bytes,
+    source: str = RecordSubmission.Source.PASTE,
+    filename: str = "",
+    user: Any = None,
+    tournament: Tournament | None = None,
+    enqueue: bool = True,
+    match_note: str = "",
+) -> RecordSubmission:
+    """Store a record exactly as it came, then queue its validation once committed (unless
+    the caller queues a batch itself). `match_note` says how a bulk upload found its game."""
+    record_size_check(raw)
+    if game is not None:
+        if user is not None and not _can_submit(user, game):
+            raise PermissionDenied("only the game's combatants and arbiters submit its record")
+        game_lock(game)
+        last = game.submissions.order_by("-version").first()
+        version = last.version + 1 if last else 1
+        tournament = game.round.tournament
+    else:
+        version = 1
+    sub = RecordSubmission.objects.create(
+        game=game,
+        tournament=tournament,
+        version=version,
+        source=source,
+        filename=filename[:255],
+        match_note=match_note[:200],
+        raw=raw,
+        submitted_by=acting_account(user),
+        queued_at=timezone.now(),
+    )
+    if tournament is not None:
+        audit_append(
+            tournament=tournament,
+            user=user,
+            action=Action.RECORD_SUBMITTED,
+            obj=sub,
+            after={
+                "game": game.pk if game else None,
+                "version": version,
+                "source": source,
+                "filename": filename,
+            },
+        )
+    if enqueue:
+        transaction.on_commit(lambda: submission_enqueue(submission_id=sub.pk))
+    return sub
+
+
+def submission_enqueue(*, submission_id: int) -> bool:
+    """Hand a submission to a worker; False (and it stays queued) when the broker is down."""
+    return task_send(VALIDATE_TASK, submission_id)
+
+
+def submission_enqueue_many(*, submission_ids: list[int], batch: int = VALIDATION_BATCH) -> int:
+    """Hand submissions to the workers in batches; returns how many were handed over (the
+    others stay queued for submission_requeue_stale when the broker is down)."""
+    sent = 0
+    for i in range(0, len(submission_ids), batch):
+        chunk = submission_ids[i : i + batch]
+        if not task_send(VALIDATE_BATCH_TASK, chunk):
+            break
+        sent += len(chunk)
+    return sent
+
+
+def submission_validate_many(*, submission_ids: list[int]) -> int:
+    """Validate a batch; returns how many are done."""
+    return sum(
+        submission_validate(submission_id=pk).status == RecordSubmission.Status.DONE
+        for pk in submission_ids
+        if RecordSubmission.objects.filter(pk=pk).exists()
+    )
+
+
+def submission_requeue_stale(*, older_than: timedelta | None = None) -> int:
+    """Queue again every submission still waiting (e.g. stored while Redis was down)."""
+    if older_than is None:
+        older_than = timedelta(seconds=settings.KZ_REQUEUE_AFTER)
+    limit = timezone.now() - older_than
+    ids = list(
+        RecordSubmission.objects.filter(
+            status__in=[RecordSubmission.Status.QUEUED, RecordSubmission.Status.VALIDATING],
+            queued_at__lte=limit,
+        ).values_list("pk", flat=True)
+    )
+    RecordSubmission.objects.filter(pk__in=ids).update(queued_at=timezone.now())
+    return submission_enqueue_many(submission_ids=ids)
+
+
+def submission_requeue(*, submission: RecordSubmission) -> None:
+    """Validate a stored record again (its clock adjustments changed), once committed."""
+    RecordSubmission.objects.filter(pk=submission.pk).update(
+        status=RecordSubmission.Status.QUEUED, queued_at=timezone.now()
+    )
+    transaction.on_commit(lambda: submission_enqueue(submission_id=submission.pk))
+
+
+def verdict_compute(
+    raw: bytes, adjustments: tuple[Adjustment, ...] = (), expected: Expected | None = None
+) -> dict[str, Any]:
+    """The validator's verdict and the clock decision for a record's bytes (pure); with
+    `expected`, a record played under other rules than the game's is not valid."""
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return {"readable": False, **verdict_for_unreadable("the record is not UTF-8 text")}
+    try:
+        record = read_record(text)
+    except RecordError as exc:
+        return {"readable": False, **verdict_for_unreadable(str(exc))}
+    checked = validate_record(record)
+    verdict = checked.as_dict()
+    mismatch = None
+    if expected and checked.valid and checked.position is not None:
+        mismatch = _rules_mismatch(checked.position.rules, expected)
+    if mismatch:
+        verdict["valid"] = False
+        verdict["error"] = {"ply": None, "text": None, "reason": mismatch, "article": "9.1"}
+    try:
+        clock: dict[str, Any] = adjudicate(record, adjustments).as_dict()
+    except RulesError as exc:
+        clock = {"decision": None, "loser": None, "article": None, "error": str(exc)}
+    return {
+        "readable": True,
+        **verdict,
+        "clock": clock,
+        "first_placement": tags_first_colour(record.tags),
+    }
+
+
+def _rules_mismatch(rules: Rules, expected: Expected) -> str | None:
+    """How the rules a record names (its Ruleset, Variants and Removed tags) differ from the
+    game's."""
+    ruleset, variants, removed = expected
+    if rules.ruleset != ruleset:
+        return (
+            f"the record is played under ruleset {rules.ruleset!r}; this tournament plays "
+            f"{ruleset!r}"
+        )
+    if rules.variants != variants:
+        want = ", ".join(sorted(variants)) or "none"
+        got = ", ".join(sorted(rules.variants)) or "none"
+        return f"the record's variants are {got}; this game is played with {want}"
+    if rules.removed != removed:
+        if removed:
+            return (
+                f"this game is a Bach'san replay without a {KIND_NAMES[removed]}: the record "
+                "needs a Removed tag naming it"
+            )
+        return "this game is not a Bach'san replay: the record may not have a Removed tag"
+    return None
+
+
+def submission_validate(*, submission_id: int) -> RecordSubmission:
+    """Validate a stored submission (idempotent: a retry of a finished one does nothing)."""
+    with transaction.atomic():
+        sub = RecordSubmission.objects.select_for_update().get(pk=submission_id)
+        if sub.status == RecordSubmission.Status.DONE:
+            return sub
+        sub.status = RecordSubmission.Status.VALIDATING
+        sub.attempts += 1
+        sub.save(update_fields=["status", "attempts"])
+        raw = bytes(sub.raw)
+        adjustments = clock_adjustments(game=sub.game) if sub.game else ()
+        expected = game_rules_expected(game=sub.game) if sub.game else None
+    delay = float(getattr(settings, "KZ_VALIDATION_DELAY", 0) or 0)
+    if delay:
+        time.sleep(delay)  # lets the integration tests stop a worker mid-validation
+    verdict = verdict_compute(raw, adjustments, expected)
+    with transaction.atomic():
+        sub = RecordSubmission.objects.select_for_update().get(pk=submission_id)
+        sub.readable = verdict["readable"]
+        sub.valid = verdict["valid"]
+        sub.plies = verdict["plies"]
+        sub.error = verdict["error"]
+        sub.warnings = verdict["warnings"]
+        sub.termination = verdict["termination"] or ""
+        sub.winner = verdict["winner"] or ""
+        sub.result_tag = (verdict.get("result") or "")[:8]
+        sub.clock = verdict.get("clock")
+        sub.status = RecordSubmission.Status.DONE
+        sub.validated_at = timezone.now()
+        sub.save()
+        colour = verdict.get("first_placement")
+        if sub.game_id and sub.readable and colour:
+            # The record says which colour the first placer had; the game keeps it so that
+            # results and penalties can name sides without reading the record again.
+            Game.objects.filter(pk=sub.game_id, first_color="").update(first_color=colour)
+    return sub
+
+
+def record_correction_create(
+    *, submission: RecordSubmission, raw: bytes, user: Any
+) -> RecordSubmission:
+    """A correction is a new version; the old one and its signatures are kept."""
+    if submission.game is None:
+        raise ValidationError({"submission": "only a game's record has versions"})
+    return submission_create(
+        game=submission.game, raw=raw, source=RecordSubmission.Source.PASTE, user=user
+    )

@@ -1,0 +1,179 @@
+"""The arbiter's rulings on a battle: the result its record proposes confirmed, an
+irregularity (Art. 7), and a time-out under the Italian society's rules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from games.models import Irregularity, RecordSubmission
+from games.selectors import game_first_colour, proposed_result, submission_latest
+from games.services.records import submission_create
+from rules.record import read_record, write_record
+from rules.validate import validate_record
+from tournaments.audit import Action, audit_append
+from tournaments.italian import RULESET, TimeoutDecision, timeout_decide
+from tournaments.models import Game
+from tournaments.pairing import spindle_seed_new
+from tournaments.roles import Role, role_require
+from tournaments.selectors import game_is_final
+from tournaments.services.common import acting_account
+from tournaments.services.results import game_lock, game_result_set
+
+
+@transaction.atomic
+def game_result_confirm(*, game: Game, user: Any, result: str | None = None) -> Game:
+    """The arbiter confirms the result: the one given, or the one the latest record proposes
+    (from the moves or the clocks)."""
+    role_require(user=user, tournament=game.round.tournament, role=Role.ARBITER)
+    if result is None:
+        sub = (
+            game.submissions.filter(status=RecordSubmission.Status.DONE)
+            .order_by("-version", "-id")
+            .first()
+        )
+        if sub is None or not sub.valid:
+            raise ValidationError({"result": "no valid record proposes a result"})
+        first = game_first_colour(game=game, submission=sub)
+        result = proposed_result(submission=sub, first_colour=first)
+        if result is None:
+            raise ValidationError({"result": "the record decides no result; enter it"})
+    return game_result_set(game=game, result=result, user=user)
+
+
+def _restored_record(latest: RecordSubmission, ply: int) -> bytes:
+    """The latest record cut before its first illegal ply (Art. 7.3), its ending removed."""
+    record = read_record(latest.text)
+    record.plies = record.plies[: ply - 1]
+    for tag in ("Result", "Termination"):
+        record.tags.pop(tag, None)
+    record.preamble = (
+        *record.preamble,
+        f"restored by the arbiter to the position before ply {ply} (Art. 7.3)",
+    )
+    return write_record(record).encode("utf-8")
+
+
+@transaction.atomic
+def irregularity_declare(*, game: Game, kind: str, reason: str, user: Any) -> Irregularity:
+    """The arbiter's ruling on an irregularity (Art. 7), taking effect at once:
+    - `new_battle` (7.1, an illegal placement): the result is cleared and a new record is
+      expected; the old records stay as they were;
+    - `restore` (7.3): a new version of the latest record is stored, cut before its first
+      illegal ply, so that the battle goes on from the last legal position (its clock
+      readings come with it) and is validated again;
+    - `draw` (7.3, no legal position can be restored): the battle is declared drawn."""
+    tournament = game.round.tournament
+    role_require(user=user, tournament=tournament, role=Role.ARBITER)
+    if kind not in Irregularity.Kind.values:
+        raise ValidationError({"kind": f"unknown irregularity {kind!r}"})
+    if not reason.strip():
+        raise ValidationError({"reason": "say what happened"})
+    game = game_lock(game)
+    if game.kind != Game.Kind.GAME:
+        raise ValidationError({"game": "a bye has no battle"})
+    latest = submission_latest(game=game)
+    ply = (latest.error or {}).get("ply") if latest is not None and latest.error else None
+    new_sub = None
+    if kind == Irregularity.Kind.RESTORE:
+        if latest is None or latest.status != RecordSubmission.Status.DONE:
+            raise ValidationError({"kind": "no validated record to restore from"})
+        if latest.valid or not ply:
+            raise ValidationError({"kind": "the latest record has no illegal ply to go back from"})
+        if ply < 2:
+            raise ValidationError(
+                {"kind": "no legal position precedes the first ply: declare a new battle (7.1)"}
+            )
+        new_sub = submission_create(
+            game=game,
+            raw=_restored_record(latest, ply),
+            source=RecordSubmission.Source.ARBITER,
+            user=user,
+        )
+    irregularity = Irregularity.objects.create(
+        game=game,
+        kind=kind,
+        article=Irregularity.ARTICLES[kind],
+        reason=reason,
+        ply=ply,
+        from_submission=latest,
+        new_submission=new_sub,
+        arbiter=acting_account(user),
+    )
+    audit_append(
+        tournament=tournament,
+        user=user,
+        action=Action.IRREGULARITY,
+        obj=game,
+        before={"result": game.result},
+        after={"kind": kind, "article": irregularity.article, "ply": ply, "reason": reason},
+    )
+    if kind == Irregularity.Kind.DRAW:
+        game_result_set(game=game, result=Game.Result.DRAW, user=user)
+    elif game.result:
+        game_result_set(game=game, result=Game.Result.PENDING, user=user)
+    return irregularity
+
+
+@transaction.atomic
+def game_timeout_decide(*, game: Game, user: Any) -> TimeoutDecision:
+    """Decide a battle stopped at time-out under the Italian society's rules from its latest
+    valid record: the count (a tie: the coin), or in a final the Bach'san replay."""
+    game = game_lock(game)
+    tournament = game.round.tournament
+    role_require(user=user, tournament=tournament, role=Role.ARBITER)
+    if tournament.ruleset != RULESET:
+        raise ValidationError(
+            {
+                "ruleset": "a time-out is decided by the count only under the Italian "
+                "society's ruleset; under the Laws the clock decides (Art. 6.5)"
+            }
+        )
+    if game.kind != Game.Kind.GAME or game.second_id is None:
+        raise ValidationError({"game": "only a battle between two players has a time-out"})
+    if game.result:
+        raise ValidationError({"game": "this game already has a result"})
+    sub = submission_latest(game=game)
+    if sub is None or sub.status != RecordSubmission.Status.DONE or not sub.valid:
+        raise ValidationError(
+            {"record": "the count needs a valid record of the battle up to the time-out"}
+        )
+    if sub.termination:
+        raise ValidationError({"record": f"the moves already ended the battle ({sub.termination})"})
+    verdict = validate_record(read_record(bytes(sub.raw).decode("utf-8-sig")))
+    assert verdict.position is not None
+    if not game.spindle_seed:
+        game.spindle_seed = spindle_seed_new(
+            slug=tournament.slug, round_number=game.round.number, board=game.board
+        )
+    decision = timeout_decide(
+        verdict.position,
+        seed=f"{game.spindle_seed}/v{sub.version}",
+        final=game_is_final(game=game),
+        bachsan=game.bachsan_removed > 0,
+    )
+    before = {"result": game.result, "bachsan_removed": game.bachsan_removed}
+    if decision.how == "bachsan":
+        game.bachsan_removed = decision.removed
+    game.save(update_fields=["spindle_seed", "bachsan_removed"])
+    if decision.winner is not None:
+        won_first = decision.winner_name == game_first_colour(game=game, submission=sub)
+        result = Game.Result.FIRST_WIN if won_first else Game.Result.SECOND_WIN
+        game = game_result_set(game=game, result=result, user=user)
+    audit_append(
+        tournament=tournament,
+        user=user,
+        action=Action.TIMEOUT,
+        obj=game,
+        before=before,
+        after={
+            "how": decision.how,
+            "winner": decision.winner_name,
+            "removed": decision.removed,
+            "explanation": decision.explanation,
+            "seed": f"{game.spindle_seed}/v{sub.version}",
+        },
+    )
+    return decision

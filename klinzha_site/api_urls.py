@@ -1,0 +1,14 @@
+"""API routes: the resources with every action the apps give them."""
+
+from rest_framework.routers import DefaultRouter
+
+from games.api.views import GameViewSet, RecordViewSet, TournamentViewSet
+from tournaments.api.views import ClubViewSet, PlayerViewSet
+
+router = DefaultRouter()
+router.register("tournaments", TournamentViewSet)
+router.register("players", PlayerViewSet)
+router.register("clubs", ClubViewSet)
+router.register("games", GameViewSet)
+router.register("records", RecordViewSet)
+urlpatterns = router.urls

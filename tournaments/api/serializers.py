@@ -1,0 +1,161 @@
+"""Serializers of the tournaments' REST API: clubs, players, tournaments, rounds and their
+games, and the bodies of the tournament's actions."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from rest_framework import serializers
+
+from tournaments.models import AuditEntry, Club, Game, Penalty, Player, Round, Tournament
+from tournaments.services import SETTINGS
+
+User = get_user_model()
+
+
+class ClubSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Club
+        fields = ["id", "name", "short_name", "city", "country"]
+
+
+class PlayerSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Player
+        fields = ["id", "name", "club", "federation", "rating"]
+
+
+class TournamentSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Tournament
+        # Every setting tournament_update accepts, so that the API can read and change each
+        # one; "name" stays ahead of "slug" as clients have always seen it.
+        fields = [
+            "id",
+            "name",
+            "slug",
+            *(setting for setting in SETTINGS if setting != "name"),
+        ]
+
+
+class GameSerializer(serializers.ModelSerializer):
+    round = serializers.IntegerField(source="round.number", read_only=True)
+
+    class Meta:
+        model = Game
+        fields = [
+            "id",
+            "round",
+            "board",
+            "kind",
+            "first",
+            "second",
+            "first_color",
+            "result",
+            "result_confirmed",
+        ]
+        read_only_fields = fields
+
+    result_confirmed = serializers.SerializerMethodField()
+
+    def get_result_confirmed(self, game: Game) -> bool:
+        return game.result_confirmed_at is not None
+
+
+class RoundSerializer(serializers.ModelSerializer):
+    games = GameSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Round
+        fields = ["number", "status", "explanation", "warnings", "games"]
+
+
+class ResultSerializer(serializers.Serializer):
+    result = serializers.ChoiceField(choices=[c for c in Game.Result.values if c])
+
+
+class RegistrationSerializer(serializers.Serializer):
+    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+
+
+class WithdrawalSerializer(serializers.Serializer):
+    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+    expelled = serializers.BooleanField(default=False)
+
+
+class ByeRequestSerializer(serializers.Serializer):
+    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+    round = serializers.IntegerField(min_value=1)
+
+
+class PairSerializer(serializers.Serializer):
+    round = serializers.IntegerField(min_value=1, required=False)
+    publish = serializers.BooleanField(default=False)
+    background = serializers.BooleanField(
+        default=False, help_text="pair in a worker; poll the job for progress (202)"
+    )
+
+
+class RoundNumberSerializer(serializers.Serializer):
+    round = serializers.IntegerField(min_value=1)
+
+
+class PairingEditSerializer(serializers.Serializer):
+    round = serializers.IntegerField(min_value=1)
+    pairings = serializers.ListField(
+        child=serializers.ListField(
+            child=serializers.IntegerField(allow_null=True), min_length=2, max_length=2
+        ),
+        help_text="[[first placer id, second id or null for the bye], ...]",
+    )
+
+
+class OfficialsSerializer(serializers.Serializer):
+    chief_arbiter = serializers.SlugRelatedField(
+        slug_field="username", queryset=User.objects.all(), allow_null=True, required=False
+    )
+    arbiters = serializers.SlugRelatedField(
+        slug_field="username", queryset=User.objects.all(), many=True, required=False
+    )
+
+
+class PenaltySerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Penalty
+        fields = [
+            "id",
+            "player",
+            "game",
+            "round_number",
+            "kind",
+            "article",
+            "reason",
+            "amount",
+            "revokes",
+            "created_at",
+        ]
+        read_only_fields = ["id", "article", "revokes", "created_at"]
+
+
+class RevocationSerializer(serializers.Serializer):
+    penalty = serializers.IntegerField()
+    reason = serializers.CharField(max_length=2000)
+
+
+class AccountSerializer(serializers.Serializer):
+    username = serializers.CharField(allow_blank=True, max_length=150)
+
+
+class AuditSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = AuditEntry
+        fields = [
+            "seq",
+            "actor",
+            "action",
+            "object_type",
+            "object_id",
+            "before",
+            "after",
+            "created_at",
+            "hash",
+        ]

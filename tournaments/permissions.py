@@ -1,0 +1,98 @@
+"""The one permission layer of the pages and the API: who may call what, from the roles of
+tournaments.roles (the services check again; these refuse early and say why)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from functools import wraps
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.forms import BaseForm
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from rest_framework import permissions
+from rest_framework.request import Request
+
+from tournaments.models import Tournament
+from tournaments.roles import Role, user_is_official, user_is_organizer, user_role
+
+View = Callable[..., HttpResponse]
+
+
+def field_errors_text(errors: Mapping[str, Sequence[str]]) -> str:
+    return "; ".join(f"{k}: {' '.join(v)}" for k, v in errors.items())
+
+
+def errors_text(exc: ValidationError) -> str:
+    """A service's refusal as one line for the page."""
+    if hasattr(exc, "error_dict"):
+        return field_errors_text(exc.message_dict)
+    return " ".join(exc.messages)
+
+
+def form_errors_text(form: BaseForm) -> str:
+    return field_errors_text(form.errors)
+
+
+def manage_url(t: Tournament) -> str:
+    return reverse("arbiter:manage", args=[t.slug])
+
+
+def round_url(t: Tournament, number: int) -> str:
+    return reverse("arbiter:round", args=[t.slug, number])
+
+
+def redirect_back(request: HttpRequest, t: Tournament) -> HttpResponse:
+    """To the page the form was on, if it is one of ours; else to the tournament."""
+    referer = request.META.get("HTTP_REFERER", "")
+    if referer and url_has_allowed_host_and_scheme(
+        referer, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return HttpResponseRedirect(referer)
+    return HttpResponseRedirect(manage_url(t))
+
+
+def tournament_role(role: Role) -> Callable[[View], View]:
+    """Load the tournament of the URL and require `role` in it (403 otherwise). Service
+    errors become messages on the page instead of 500s; nothing is half-saved because
+    every service is one transaction."""
+
+    def decorate(view: View) -> View:
+        @login_required
+        @wraps(view)
+        def wrapped(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
+            t = get_object_or_404(Tournament, slug=slug)
+            if user_role(user=request.user, tournament=t) < role:
+                raise PermissionDenied("you hold no such role in this tournament")
+            try:
+                return view(request, t, *args, **kwargs)
+            except ValidationError as exc:
+                messages.error(request, errors_text(exc))
+                if request.htmx:  # type: ignore[attr-defined]
+                    return HttpResponse(status=204, headers={"HX-Refresh": "true"})
+                return redirect_back(request, t)
+
+        return wrapped
+
+    return decorate
+
+
+class OfficialWriteOrReadOnly(permissions.BasePermission):
+    """Organizers and arbiters create clubs and players; everyone reads."""
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        if request.method in permissions.SAFE_METHODS:
+            return True
+        return user_is_official(request.user)
+
+
+class OrganizerWriteOrReadOnly(permissions.BasePermission):
+    def has_permission(self, request: Request, view: Any) -> bool:
+        if request.method in permissions.SAFE_METHODS:
+            return True
+        return user_is_organizer(request.user)

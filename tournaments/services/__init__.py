@@ -1,0 +1,62 @@
+"""Writes of the tournament, one transaction each, by topic: events (settings, officials),
+entrants, rounds, results, round pairing and pairing jobs, penalties, TRF import. The names
+are gathered here for callers; the modules import each other directly."""
+
+from tournaments.services.entrants import (
+    bye_request_create,
+    club_create,
+    player_create,
+    player_link_user,
+    registration_create,
+    registration_reinstate,
+    registration_withdraw,
+)
+from tournaments.services.events import (
+    SETTINGS,
+    officials_set,
+    tournament_create,
+    tournament_update,
+)
+from tournaments.services.pairing_jobs import (
+    PAIR_IN_WORKER_FROM,
+    pairing_job_create,
+    pairing_job_run,
+)
+from tournaments.services.penalties import penalty_impose, penalty_revoke
+from tournaments.services.results import game_lock, game_result_countersign, game_result_set
+from tournaments.services.round_pairing import round_pair
+from tournaments.services.rounds import (
+    round_create,
+    round_discard,
+    round_pairings_edit,
+    round_publish,
+)
+from tournaments.services.trf_import import tournament_import_trf
+
+__all__ = [
+    "PAIR_IN_WORKER_FROM",
+    "SETTINGS",
+    "bye_request_create",
+    "club_create",
+    "game_lock",
+    "game_result_countersign",
+    "game_result_set",
+    "officials_set",
+    "pairing_job_create",
+    "pairing_job_run",
+    "penalty_impose",
+    "penalty_revoke",
+    "player_create",
+    "player_link_user",
+    "registration_create",
+    "registration_reinstate",
+    "registration_withdraw",
+    "round_create",
+    "round_discard",
+    "round_pair",
+    "round_pairings_edit",
+    "round_publish",
+    "tournament_create",
+    "tournament_import_trf",
+    "tournament_update",
+]

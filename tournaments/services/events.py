@@ -1,0 +1,151 @@
+"""Tournaments themselves: creation, settings (locked once results depend on them) and
+officials."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date
+from typing import Any
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.db.models import F
+
+from rules.variants import SUPPORTED_VARIANTS, combination_problem, parse_variants
+from tournaments.audit import Action, audit_append
+from tournaments.italian import RULESET as ITALIAN_RULESET
+from tournaments.italian import TIME_CONTROL as ITALIAN_TIME_CONTROL
+from tournaments.models import Tournament
+from tournaments.roles import Role, role_require, user_is_organizer
+from tournaments.services.common import tournament_lock
+from tournaments.standings import TIEBREAKS
+
+# The settings tournament_update changes (officials have officials_set).
+SETTINGS = (
+    "name",
+    "start_date",
+    "end_date",
+    "venue",
+    "ruleset",
+    "variants",
+    "time_control",
+    "pairing_system",
+    "rounds_planned",
+    "forfeit_win_points",
+    "forfeit_loss_points",
+    "bye_points",
+    "requested_bye_points",
+    "tiebreaks",
+    "placement_order",
+    "local_rules",
+    "resignation_allowed",
+    "result_confirmation",
+    "forbid_same_club",
+    "accelerated_rounds",
+)
+
+
+def _validate_rules(tournament: Tournament) -> None:
+    """The variants must be ones the engine plays, and playable with the ruleset."""
+    names = sorted(parse_variants(tournament.variants))
+    unknown = [v for v in names if v not in SUPPORTED_VARIANTS]
+    if unknown:
+        known = ", ".join(sorted(SUPPORTED_VARIANTS))
+        raise ValidationError({"variants": f"unknown variant {unknown[0]!r} (known: {known})"})
+    problem = combination_problem(tournament.ruleset, frozenset(names))
+    if problem:
+        raise ValidationError({"variants": problem})
+    tournament.variants = ",".join(names)
+    if tournament.ruleset == ITALIAN_RULESET and not tournament.time_control:
+        tournament.time_control = ITALIAN_TIME_CONTROL
+
+
+def _validate_tiebreaks(value: str) -> None:
+    for name in (t.strip() for t in value.split(",") if t.strip()):
+        if name not in TIEBREAKS:
+            raise ValidationError({"tiebreaks": f"unknown tie-break {name!r}"})
+
+
+@transaction.atomic
+def tournament_create(
+    *,
+    name: str,
+    slug: str,
+    start_date: date,
+    organizer: Any = None,
+    **fields: Any,
+) -> Tournament:
+    if organizer is not None and not user_is_organizer(organizer):
+        raise PermissionDenied("only organizers may create tournaments")
+    tournament = Tournament(name=name, slug=slug, start_date=start_date, **fields)
+    if organizer is not None and getattr(organizer, "is_authenticated", False):
+        tournament.organizer = organizer
+    _validate_tiebreaks(tournament.tiebreaks)
+    _validate_rules(tournament)
+    tournament.full_clean()
+    tournament.save()
+    return tournament
+
+
+@transaction.atomic
+def tournament_update(*, tournament: Tournament, user: Any = None, **fields: Any) -> Tournament:
+    """Change settings; those that change results are locked once round 1 is paired.
+    The chief arbiter and the organizer may do this; officials are set by officials_set."""
+    role_require(user=user, tournament=tournament, role=Role.CHIEF_ARBITER)
+    locked = tournament.rounds.exists()
+    errors = {}
+    for key, value in fields.items():
+        if key not in SETTINGS:
+            errors[key] = "not a setting that can be changed"
+        elif locked and key in Tournament.RESULT_SETTINGS and getattr(tournament, key) != value:
+            errors[key] = "locked: round 1 has been paired"
+    if errors:
+        raise ValidationError(errors)
+    before = {key: getattr(tournament, key) for key in fields}
+    for key, value in fields.items():
+        setattr(tournament, key, value)
+    audit_append(
+        tournament=tournament,
+        user=user,
+        action=Action.SETTINGS,
+        obj=tournament,
+        before=before,
+        after=fields,
+    )
+    if "tiebreaks" in fields:
+        _validate_tiebreaks(tournament.tiebreaks)
+    _validate_rules(tournament)
+    tournament.full_clean()
+    tournament.standings_version = F("standings_version") + 1
+    tournament.save()
+    tournament.refresh_from_db()
+    return tournament
+
+
+@transaction.atomic
+def officials_set(
+    *,
+    tournament: Tournament,
+    user: Any,
+    chief_arbiter: Any = None,
+    arbiters: Sequence[Any] = (),
+) -> Tournament:
+    """The organizer names the chief arbiter and the arbiters."""
+    role_require(user=user, tournament=tournament, role=Role.ORGANIZER)
+    t = tournament_lock(tournament.pk)
+    before = {
+        "chief_arbiter": t.chief_arbiter.get_username() if t.chief_arbiter else None,
+        "arbiters": sorted(a.get_username() for a in t.arbiters.all()),
+    }
+    t.chief_arbiter = chief_arbiter
+    t.save(update_fields=["chief_arbiter"])
+    t.arbiters.set(arbiters)
+    after = {
+        "chief_arbiter": chief_arbiter.get_username() if chief_arbiter else None,
+        "arbiters": sorted(a.get_username() for a in arbiters),
+    }
+    if before != after:
+        audit_append(
+            tournament=t, user=user, action=Action.OFFICIALS, obj=t, before=before, after=after
+        )
+    return t

@@ -1,0 +1,140 @@
+"""Penalties of Art. 11 and 12: imposing one takes its effect at once, revoking undoes it;
+what each kind needs and does is read from tournaments.penalty_kinds."""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from tournaments.audit import Action, audit_append
+from tournaments.models import Game, Penalty, Player, Registration, Tournament
+from tournaments.penalty_kinds import BY_VALUE, Amount, Effect, PenaltyKind, penalty_kind
+from tournaments.roles import Role, role_require
+from tournaments.services.common import (
+    acting_account,
+    require_arbiter,
+    standings_bump,
+    tournament_lock,
+)
+from tournaments.services.entrants import registration_reinstate, registration_withdraw
+from tournaments.signals import penalty_clock_effect
+
+
+def _amount_parse(kind: PenaltyKind, amount: Any) -> Decimal | None:
+    if kind.amount == Amount.NONE:
+        return None
+    try:
+        value = Decimal(str(amount))
+    except (InvalidOperation, TypeError, ValueError):
+        raise ValidationError({"amount": "a number is needed"}) from None
+    if value <= 0:
+        raise ValidationError({"amount": "must be positive"})
+    return value
+
+
+@transaction.atomic
+def penalty_impose(
+    *,
+    tournament: Tournament,
+    player: Player,
+    kind: str,
+    reason: str,
+    user: Any,
+    game: Game | None = None,
+    round_number: int | None = None,
+    amount: Any = None,
+) -> Penalty:
+    """Record a penalty and take its effect at once (tournaments.md, Art. 12.4, 12.5)."""
+    if kind not in BY_VALUE:
+        # Checked before the role: which role decides depends on the kind.
+        role_require(user=user, tournament=tournament, role=Role.ARBITER)
+        raise ValidationError({"kind": f"unknown penalty {kind!r}"})
+    spec = penalty_kind(kind)
+    needed = Role.CHIEF_ARBITER if spec.chief_only else Role.ARBITER
+    role_require(user=user, tournament=tournament, role=needed)
+    if not reason.strip():
+        raise ValidationError({"reason": "say why"})
+    if not Registration.objects.filter(tournament=tournament, player=player).exists():
+        raise ValidationError({"player": "not a combatant of this tournament"})
+    if spec.needs_game:
+        if game is None or game.round.tournament_id != tournament.pk:
+            raise ValidationError({"game": "this penalty applies to a game of the tournament"})
+        if player.pk not in (game.first_id, game.second_id):
+            raise ValidationError({"player": "not a combatant of that game"})
+    value = _amount_parse(spec, amount)
+    tournament_lock(tournament.pk)
+    penalty = Penalty.objects.create(
+        tournament=tournament,
+        player=player,
+        game=game,
+        kind=kind,
+        article=spec.article,
+        reason=reason,
+        amount=value if value is not None else amount,
+        arbiter=acting_account(user),
+        round_number=round_number or (game.round.number if game else None),
+    )
+    _penalty_effect(penalty, spec, sign=1, user=user)
+    audit_append(
+        tournament=tournament,
+        user=user,
+        action=Action.PENALTY,
+        obj=penalty,
+        after={
+            "kind": kind,
+            "player": player.pk,
+            "game": game.pk if game else None,
+            "amount": str(penalty.amount) if penalty.amount is not None else None,
+            "reason": reason,
+        },
+    )
+    standings_bump(tournament)
+    return penalty
+
+
+def _penalty_effect(penalty: Penalty, spec: PenaltyKind, *, sign: int, user: Any) -> None:
+    """Clock and registration effects; result effects are read by the standings."""
+    if spec.on_clock:
+        penalty_clock_effect.send(sender=Penalty, penalty=penalty, sign=sign, user=user)
+    elif spec.effect == Effect.EXPULSION:
+        reg = Registration.objects.get(tournament=penalty.tournament, player=penalty.player)
+        if sign > 0:
+            registration_withdraw(registration=reg, user=user, expelled=True)
+        else:
+            registration_reinstate(registration=reg)
+
+
+@transaction.atomic
+def penalty_revoke(*, penalty: Penalty, reason: str, user: Any) -> Penalty:
+    """Undo a penalty with a new entry; the original stays on record."""
+    require_arbiter(user, penalty.tournament)
+    if penalty.kind == Penalty.Kind.REVOCATION:
+        raise ValidationError({"penalty": "a revocation cannot be revoked"})
+    tournament_lock(penalty.tournament_id)
+    if Penalty.objects.filter(revokes=penalty).exists():
+        raise ValidationError({"penalty": "already revoked"})
+    revocation = Penalty.objects.create(
+        tournament=penalty.tournament,
+        player=penalty.player,
+        game=penalty.game,
+        kind=Penalty.Kind.REVOCATION,
+        article=penalty.article,
+        reason=reason,
+        revokes=penalty,
+        arbiter=acting_account(user),
+        round_number=penalty.round_number,
+    )
+    _penalty_effect(penalty, penalty_kind(penalty.kind), sign=-1, user=user)
+    audit_append(
+        tournament=penalty.tournament,
+        user=user,
+        action=Action.PENALTY_REVOKED,
+        obj=revocation,
+        before={"penalty": penalty.pk},
+        after={"reason": reason},
+    )
+    standings_bump(penalty.tournament)
+    return revocation

@@ -1,0 +1,106 @@
+"""Results of games: entering or correcting one, and the second person's confirmation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from tournaments.audit import Action, audit_append
+from tournaments.models import Game, Round
+from tournaments.services.common import (
+    acting_account,
+    require_arbiter,
+    standings_bump,
+    tournament_lock,
+)
+
+
+def game_lock(game: Game) -> Game:
+    """The game's row locked after its tournament's (the one lock order of every service),
+    with its round and tournament loaded."""
+    tournament_id = Game.objects.values_list("round__tournament_id", flat=True).get(pk=game.pk)
+    tournament_lock(tournament_id)
+    return (
+        Game.objects.select_for_update(of=("self",))
+        .select_related("round__tournament")
+        .get(pk=game.pk)
+    )
+
+
+@transaction.atomic
+def game_result_set(*, game: Game, result: str, user: Any = None) -> Game:
+    """Enter or correct a result. Entering the same result twice changes nothing. With the
+    tournament's result_confirmation on, the result waits for a second account's
+    confirmation (game_result_countersign) before it counts."""
+    locked = game_lock(game)
+    tournament = locked.round.tournament
+    require_arbiter(user, tournament)
+    if result not in Game.Result.values:
+        raise ValidationError({"result": f"unknown result {result!r}"})
+    if locked.kind != Game.Kind.GAME:
+        raise ValidationError({"result": "a bye has no result to enter"})
+    if locked.round.status == Round.Status.DRAFT:
+        raise ValidationError({"result": "the round is not published yet"})
+    if locked.result == result:
+        return locked
+    before = locked.result
+    account = acting_account(user)
+    now = timezone.now()
+    locked.result = result
+    locked.result_entered_by = account
+    locked.result_entered_at = now
+    if tournament.result_confirmation and result and account is not None:
+        locked.result_confirmed_by, locked.result_confirmed_at = None, None
+    else:
+        locked.result_confirmed_by, locked.result_confirmed_at = account, now
+    locked.save(
+        update_fields=[
+            "result",
+            "result_entered_by",
+            "result_entered_at",
+            "result_confirmed_by",
+            "result_confirmed_at",
+        ]
+    )
+    audit_append(
+        tournament=tournament,
+        user=user,
+        action=Action.RESULT,
+        obj=locked,
+        before={"result": before},
+        after={"result": result},
+    )
+    standings_bump(tournament)
+    return locked
+
+
+@transaction.atomic
+def game_result_countersign(*, game: Game, user: Any) -> Game:
+    """The second person's confirmation of an entered result: never the account that
+    entered it."""
+    locked = game_lock(game)
+    tournament = locked.round.tournament
+    require_arbiter(user, tournament)
+    if not locked.result:
+        raise ValidationError({"result": "no result has been entered"})
+    if locked.result_confirmed_at is not None:
+        raise ValidationError({"result": "the result is confirmed already"})
+    if locked.result_entered_by_id == getattr(user, "pk", None):
+        raise ValidationError(
+            {"result": "a result is confirmed by a second person, not by the one who entered it"}
+        )
+    locked.result_confirmed_by = user
+    locked.result_confirmed_at = timezone.now()
+    locked.save(update_fields=["result_confirmed_by", "result_confirmed_at"])
+    audit_append(
+        tournament=tournament,
+        user=user,
+        action=Action.RESULT_CONFIRMED,
+        obj=locked,
+        after={"result": locked.result},
+    )
+    standings_bump(tournament)
+    return locked

@@ -1,0 +1,190 @@
+"""Rounds and their games: storing a round, publishing or discarding a proposal, editing
+proposed pairings by hand."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from tournaments.audit import Action, audit_append
+from tournaments.models import Game, Round, Tournament
+from tournaments.pairing import Pairing, pairing_check
+from tournaments.selectors import pairing_players
+from tournaments.services.common import (
+    next_round_check,
+    next_round_number,
+    require_arbiter,
+    standings_bump,
+    tournament_lock,
+)
+
+
+def _games_create(
+    *, round: Round, pairings: Sequence[tuple[int, int | None]], requested_byes: Sequence[int]
+) -> None:
+    """The round's games on boards 1, 2, ...: the pairings (None second: the pairing bye),
+    then the requested byes."""
+    games = [
+        Game(
+            round=round,
+            board=board,
+            kind=Game.Kind.GAME if second is not None else Game.Kind.BYE,
+            first_id=first,
+            second_id=second,
+        )
+        for board, (first, second) in enumerate(pairings, start=1)
+    ]
+    games += [
+        Game(round=round, board=board, kind=Game.Kind.REQUESTED_BYE, first_id=pid)
+        for board, pid in enumerate(requested_byes, start=len(games) + 1)
+    ]
+    Game.objects.bulk_create(games)
+
+
+@transaction.atomic
+def round_create(
+    *,
+    tournament: Tournament,
+    pairings: Sequence[tuple[int, int | None]],
+    requested_byes: Sequence[int] = (),
+    user: Any = None,
+    status: str = Round.Status.PUBLISHED,
+) -> Round:
+    """Store the next round: (first placer id, second id or None for the pairing bye)."""
+    require_arbiter(user, tournament)
+    tournament_lock(tournament.pk)
+    number = next_round_number(tournament)
+    next_round_check(tournament, number)
+    seen: set[int] = set()
+    for first, second in pairings:
+        for pid in (first, second):
+            if pid is None:
+                continue
+            if pid in seen:
+                raise ValidationError({"pairings": f"player {pid} is paired twice"})
+            seen.add(pid)
+    rnd = Round.objects.create(tournament=tournament, number=number, status=status)
+    _games_create(round=rnd, pairings=pairings, requested_byes=requested_byes)
+    audit_append(
+        tournament=tournament,
+        user=user,
+        action=Action.ROUND_PAIRED,
+        obj=rnd,
+        after={
+            "round": number,
+            "pairings": [list(p) for p in pairings],
+            "requested_byes": list(requested_byes),
+        },
+    )
+    standings_bump(tournament)
+    return rnd
+
+
+def _draft_locked(round: Round, user: Any, *, field: str, published: str) -> Round:
+    """The round locked, for an arbiter, while it is still a proposal; once published the
+    caller's error `published` is raised under `field` ("{number}" is the round's)."""
+    require_arbiter(user, round.tournament)
+    tournament_lock(round.tournament_id)
+    locked = Round.objects.select_for_update().get(pk=round.pk)
+    if locked.status != Round.Status.DRAFT:
+        raise ValidationError({field: published.format(number=locked.number)})
+    return locked
+
+
+@transaction.atomic
+def round_publish(*, round: Round, user: Any = None) -> Round:
+    """Make a proposed round official: the players see it and results can be entered."""
+    locked = _draft_locked(
+        round, user, field="round", published="round {number} is published already"
+    )
+    locked.status = Round.Status.PUBLISHED
+    locked.save(update_fields=["status"])
+    audit_append(
+        tournament=locked.tournament,
+        user=user,
+        action=Action.ROUND_PUBLISHED,
+        obj=locked,
+        after={"round": locked.number},
+    )
+    standings_bump(locked.tournament)
+    return locked
+
+
+@transaction.atomic
+def round_discard(*, round: Round, user: Any = None) -> int:
+    """Throw away a proposed (unpublished) round, so that it can be paired again."""
+    locked = _draft_locked(
+        round, user, field="round", published="a published round cannot be discarded"
+    )
+    if locked.number != locked.tournament.rounds.count():
+        raise ValidationError({"round": "only the last round can be discarded"})
+    number = locked.number
+    audit_append(
+        tournament=locked.tournament,
+        user=user,
+        action=Action.ROUND_DISCARDED,
+        obj=locked,
+        before={"round": number},
+    )
+    locked.delete()
+    standings_bump(round.tournament)
+    return number
+
+
+def _pairings_mismatch(given: list[int], expected: list[int]) -> str:
+    missing = sorted(set(expected) - set(given))
+    extra = sorted(set(given) - set(expected))
+    twice = sorted({x for x in given if given.count(x) > 1})
+    parts = []
+    if missing:
+        parts.append(f"missing players {missing}")
+    if extra:
+        parts.append(f"players not in this round {extra}")
+    if twice:
+        parts.append(f"players paired twice {twice}")
+    return "; ".join(parts) or "the players do not match"
+
+
+@transaction.atomic
+def round_pairings_edit(
+    *, round: Round, pairings: Sequence[tuple[int, int | None]], user: Any = None
+) -> list[str]:
+    """Replace a proposed round's pairings by hand: (first placer, second or None for the
+    bye). Everyone of the round must appear once; every rule the edit breaks comes back as a
+    warning (and is kept on the round) for the arbiter to weigh before publishing."""
+    locked = _draft_locked(
+        round, user, field="pairings", published="published pairings cannot be edited"
+    )
+    games = list(locked.games.all())
+    requested = [g.first_id for g in games if g.kind == Game.Kind.REQUESTED_BYE]
+    before = [[g.first_id, g.second_id] for g in games if g.kind != Game.Kind.REQUESTED_BYE]
+    expected = sorted(x for pair in before for x in pair if x is not None)
+    given = sorted(x for pair in pairings for x in pair if x is not None)
+    if given != expected:
+        raise ValidationError({"pairings": _pairings_mismatch(given, expected)})
+    byes = [a for a, b in pairings if b is None]
+    if len(byes) > 1:
+        raise ValidationError({"pairings": "at most one pairing-allocated bye"})
+    players, _ = pairing_players(tournament=locked.tournament, round_number=locked.number)
+    warnings = pairing_check(
+        players,
+        [Pairing(a, b) for a, b in pairings if b is not None],
+        byes[0] if byes else None,
+    )
+    locked.games.all().delete()
+    _games_create(round=locked, pairings=pairings, requested_byes=requested)
+    locked.warnings = warnings
+    locked.explanation = [*locked.explanation, "pairings edited by hand"]
+    locked.save(update_fields=["warnings", "explanation"])
+    audit_append(
+        tournament=locked.tournament,
+        user=user,
+        action=Action.PAIRINGS_EDITED,
+        obj=locked,
+        before={"pairings": before},
+        after={"pairings": [list(p) for p in pairings], "warnings": warnings},
+    )
+    return warnings

@@ -1,0 +1,8 @@
+"""What the tournaments app announces to the apps above it, which it does not import: a
+penalty whose effect falls on a battle's clock (the games app keeps the clocks)."""
+
+from django.dispatch import Signal
+
+# Sent inside the penalty's transaction with `penalty` (the Penalty imposed or revoked),
+# `sign` (1 imposed, -1 revoked) and `user`; a receiver that fails undoes the penalty.
+penalty_clock_effect = Signal()
