@@ -25,6 +25,7 @@ lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy --strict rules
+	$(VENV)/bin/lint-imports
 
 test: lint
 	$(PY) -m pytest

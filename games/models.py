@@ -114,8 +114,8 @@ class ClockAdjustment(models.Model):
     6.9), corrections (6.12, 6.13), penalties (12.4 b, c) and disturbance (12.5)."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="clock_adjustments")
-    # The clock rules' own Articles, then those of Art. 12 that change a clock.
-    ARTICLES = ("6.8", "6.9", "6.12", "6.13", *CLOCK_ARTICLES)
+    # Those of Art. 12 that change a clock, then the clock rules' own.
+    ARTICLES = (*CLOCK_ARTICLES, "6.8", "6.9", "6.12", "6.13")
 
     side = models.CharField(max_length=5, choices=Colour.choices)
     from_ply = models.PositiveIntegerField(default=1)

@@ -11,10 +11,11 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.views.decorators.http import require_POST
 
 from games import selectors, services
-from games.models import RecordSubmission
+from games.models import ClockAdjustment, RecordSubmission
 from rules.posstring import position_to_string
 from rules.record import read_record, write_record
 from rules.svg import render_svg
@@ -39,6 +40,7 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "submission": sub,
             "plies": plies,
             "versions": game.submissions.all(),
+            "clock_articles": ClockAdjustment.ARTICLES,
         },
     )
 
@@ -232,8 +234,6 @@ def game_latecomers(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _when(text: str, field: str) -> Any:
     """A local date-time from a form (the tournament's time zone), or None when blank."""
-    from django.utils.dateparse import parse_datetime
-
     if not text.strip():
         return None
     value = parse_datetime(text.strip())

@@ -347,6 +347,8 @@ def _pair_region(players: list[PairingPlayer], rules: _Rules) -> Pairs | None:
     """All of `players` paired with as few pairs of unequal score as possible, then the
     smallest score differences, then the fewest denied placement preferences (an exact
     weighted matching, for the few players of the lowest brackets), or None."""
+    # networkx takes a good part of a second to import and only the lowest brackets of
+    # some rounds need it: imported here so that web and kz processes start without it.
     import networkx as nx
 
     g = nx.Graph()

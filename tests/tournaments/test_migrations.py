@@ -1,0 +1,65 @@
+"""Migrations carry existing events over: Game's move from the games app to tournaments
+keeps every game, its records, rulings and penalties, and its content type."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+BEFORE = [("games", "0007_italian_society"), ("tournaments", "0006_italian_society")]
+AFTER = [("games", "0008_game_moved_to_tournaments")]
+# Not an ancestor of the nodes above, but applied all along: its state is needed too.
+CONTENT_TYPES = [("contenttypes", "0002_remove_content_type_name")]
+
+
+def _migrate(targets: list[tuple[str, str]]) -> MigrationExecutor:
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(targets)
+    return MigrationExecutor(connection)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_game_moves_to_tournaments_with_everything_pointing_at_it() -> None:
+    old = _migrate(BEFORE).loader.project_state(BEFORE + CONTENT_TYPES).apps
+    ContentType = old.get_model("contenttypes", "ContentType")
+    ContentType.objects.get_or_create(app_label="games", model="game")
+    t = old.get_model("tournaments", "Tournament").objects.create(
+        name="Old Open", slug="old-open", start_date=date(2026, 1, 1)
+    )
+    Player = old.get_model("tournaments", "Player")
+    kor, worf = Player.objects.create(name="Kor"), Player.objects.create(name="Worf")
+    rnd = old.get_model("tournaments", "Round").objects.create(tournament=t, number=1)
+    game = old.get_model("games", "Game").objects.create(
+        round=rnd, board=1, first=kor, second=worf, result="draw", first_color="gold"
+    )
+    sub = old.get_model("games", "RecordSubmission").objects.create(
+        game=game, tournament=t, raw=b"[Round \"1\"]"
+    )
+    old.get_model("games", "ClockAdjustment").objects.create(
+        game=game, side="green", seconds=-60, article="12.4c"
+    )
+    old.get_model("tournaments", "Penalty").objects.create(
+        tournament=t, player=kor, game=game, kind="warning", article="12.4a", reason="noise"
+    )
+
+    new = _migrate(AFTER).loader.project_state(AFTER + CONTENT_TYPES).apps
+    moved = new.get_model("tournaments", "Game").objects.get(pk=game.pk)
+    assert (moved.round_id, moved.first_id, moved.second_id) == (rnd.pk, kor.pk, worf.pk)
+    assert (moved.result, moved.first_color) == ("draw", "gold")
+    assert new.get_model("games", "RecordSubmission").objects.get(pk=sub.pk).game_id == game.pk
+    assert new.get_model("games", "ClockAdjustment").objects.get().game_id == game.pk
+    assert new.get_model("tournaments", "Penalty").objects.get().game_id == game.pk
+    types = new.get_model("contenttypes", "ContentType").objects
+    assert types.filter(app_label="tournaments", model="game").count() == 1
+    assert not types.filter(app_label="games", model="game").exists()
+
+    # and back: the move undoes cleanly
+    back = _migrate(BEFORE).loader.project_state(BEFORE).apps
+    assert back.get_model("games", "Game").objects.get(pk=game.pk).result == "draw"
+    _migrate(
+        [("games", "0008_game_moved_to_tournaments"), ("tournaments", "0007_game_moved_from_games")]
+    )
