@@ -37,7 +37,7 @@ def test_game_moves_to_tournaments_with_everything_pointing_at_it() -> None:
         round=rnd, board=1, first=kor, second=worf, result="draw", first_color="gold"
     )
     sub = old.get_model("games", "RecordSubmission").objects.create(
-        game=game, tournament=t, raw=b"[Round \"1\"]"
+        game=game, tournament=t, raw=b'[Round "1"]'
     )
     old.get_model("games", "ClockAdjustment").objects.create(
         game=game, side="green", seconds=-60, article="12.4c"
