@@ -176,7 +176,7 @@ def verdict_compute(
         "readable": True,
         **verdict,
         "clock": clock,
-        "first_placement": tags_first_colour(record.tags),
+        "first_colour": tags_first_colour(record.tags),
     }
 
 
@@ -233,7 +233,7 @@ def submission_validate(*, submission_id: int) -> RecordSubmission:
         sub.status = RecordSubmission.Status.DONE
         sub.validated_at = timezone.now()
         sub.save()
-        colour = verdict.get("first_placement")
+        colour = verdict.get("first_colour")
         if sub.game_id and sub.readable and colour:
             # The record says which colour the first placer had; the game keeps it so that
             # results and penalties can name sides without reading the record again.
