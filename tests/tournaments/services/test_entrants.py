@@ -1,0 +1,153 @@
+"""Entrants, called directly: clubs, linking a player's account, reinstating a withdrawn or
+expelled registration, requested byes."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied, ValidationError
+
+from tests.tournaments.services.factories import event_make, round_make
+from tournaments import selectors, services
+from tournaments.models import AuditEntry, ByeRequest, Player, Registration, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def version(t: Tournament) -> int:
+    return Tournament.objects.values_list("standings_version", flat=True).get(pk=t.pk)
+
+
+def account(name: str):  # type: ignore[no-untyped-def]
+    return get_user_model().objects.create_user(name, password=f"pw-{name}-12345")
+
+
+# club_create
+
+
+def test_club_create_by_an_official(officials, event):
+    club = services.club_create(name="Qo'noS Club", user=officials.arbiter, city="First City")
+    assert (club.name, club.city) == ("Qo'noS Club", "First City") and club.pk is not None
+    with pytest.raises(PermissionDenied):
+        services.club_create(name="Other", user=officials.stranger)
+    with pytest.raises(ValidationError) as e:
+        services.club_create(name="Qo'noS Club")
+    assert "name" in e.value.message_dict
+
+
+# player_link_user
+
+
+def test_an_arbiter_links_a_player_of_their_tournament(officials, event):
+    t, (ann, *_) = event
+    kor = account("kor")
+    linked = services.player_link_user(player=ann, account=kor, user=officials.arbiter)
+    assert linked.user == kor
+    assert Player.objects.get(pk=ann.pk).user == kor
+    (entry,) = AuditEntry.objects.filter(tournament=t, action="player_account")
+    assert (entry.actor, entry.object_type, entry.object_id) == ("arbiter", "Player", str(ann.pk))
+    assert entry.before == {"account": None} and entry.after == {"account": "kor"}
+
+
+def test_unlinking_is_audited_in_every_tournament_of_the_player(officials, event):
+    t, (ann, *_) = event
+    other, _ = event_make(officials, slug="other-open", names=("Zed",))
+    services.registration_create(tournament=other, player=ann)
+    kor = account("kor")
+    services.player_link_user(player=ann, account=kor)
+    services.player_link_user(player=ann, account=None, user=officials.arbiter)
+    assert Player.objects.get(pk=ann.pk).user is None
+    for tournament in (t, other):
+        entries = AuditEntry.objects.filter(tournament=tournament, action="player_account")
+        assert [(e.before, e.after) for e in entries.order_by("seq")] == [
+            ({"account": None}, {"account": "kor"}),
+            ({"account": "kor"}, {"account": None}),
+        ]
+
+
+def test_an_account_links_to_one_player_only(officials, event):
+    t, (ann, bob, *_) = event
+    kor = account("kor")
+    services.player_link_user(player=ann, account=kor, user=officials.arbiter)
+    with pytest.raises(ValidationError) as e:
+        services.player_link_user(player=bob, account=kor, user=officials.arbiter)
+    assert e.value.message_dict == {"account": ["already linked to player Ann"]}
+    assert Player.objects.get(pk=bob.pk).user is None
+    # Linking the same pair again is no conflict.
+    assert services.player_link_user(player=ann, account=kor, user=officials.arbiter).user == kor
+
+
+def test_arbiters_of_other_tournaments_may_not_link(officials, event):
+    t, (ann, *_) = event
+    other, _ = event_make(officials, slug="other-open", names=("Zed",))
+    outsider = account("outsider")
+    other.arbiters.add(outsider)
+    with pytest.raises(PermissionDenied, match="only arbiters of this player's tournaments"):
+        services.player_link_user(player=ann, account=account("kor"), user=outsider)
+    with pytest.raises(PermissionDenied):
+        services.player_link_user(player=ann, account=account("kang"), user=officials.stranger)
+    assert Player.objects.get(pk=ann.pk).user is None
+    staff = get_user_model().objects.create_user("staff", password="pw-staff-123", is_staff=True)
+    assert services.player_link_user(player=ann, account=outsider, user=staff).user == outsider
+
+
+def test_a_player_registered_nowhere_is_linked_by_any_official(officials, event):
+    loner = services.player_create(name="Loner")
+    kor = account("kor")
+    with pytest.raises(PermissionDenied):
+        services.player_link_user(player=loner, account=kor, user=officials.stranger)
+    assert services.player_link_user(player=loner, account=kor, user=officials.arbiter).user == kor
+    assert not AuditEntry.objects.filter(action="player_account").exists()
+
+
+# registration_reinstate
+
+
+@pytest.mark.parametrize("expelled", [False, True])
+def test_reinstating_makes_the_player_active_and_paired_again(officials, event, expelled):
+    t, (a, b, c, d) = event
+    round_make(t, [(a, b), (c, d)])
+    reg = Registration.objects.get(tournament=t, player=d)
+    services.registration_withdraw(registration=reg, expelled=expelled)
+    players, _ = selectors.pairing_players(tournament=t, round_number=2)
+    assert d.pk not in {p.id for p in players}
+    before = version(t)
+    back = services.registration_reinstate(registration=reg)
+    assert (back.status, back.last_round) == ("active", None)
+    reg.refresh_from_db()
+    assert (reg.status, reg.last_round) == ("active", None)
+    assert version(t) == before + 1
+    players, _ = selectors.pairing_players(tournament=t, round_number=2)
+    assert d.pk in {p.id for p in players}
+
+
+# bye_request_create
+
+
+def test_a_requested_bye_takes_the_player_out_of_the_pairing(officials, event):
+    t, (a, b, c, d) = event
+    reg = Registration.objects.get(tournament=t, player=d)
+    bye = services.bye_request_create(registration=reg, round_number=1, user=officials.arbiter)
+    assert (bye.registration_id, bye.round_number) == (reg.pk, 1)
+    again = services.bye_request_create(registration=reg, round_number=1, user=officials.arbiter)
+    assert again.pk == bye.pk and ByeRequest.objects.count() == 1
+    players, requested = selectors.pairing_players(tournament=t, round_number=1)
+    assert requested == [d.pk] and d.pk not in {p.id for p in players}
+    rnd = services.round_pair(tournament=t)
+    byes = rnd.games.filter(kind="requested_bye")
+    assert [g.first_id for g in byes] == [d.pk]
+    # The request was for round 1 only.
+    players, requested = selectors.pairing_players(tournament=t, round_number=2)
+    assert requested == [] and d.pk in {p.id for p in players}
+
+
+def test_no_bye_request_for_a_paired_round_or_from_a_stranger(officials, event):
+    t, (a, b, c, d) = event
+    round_make(t, [(a, b), (c, d)])
+    reg = Registration.objects.get(tournament=t, player=d)
+    with pytest.raises(ValidationError) as e:
+        services.bye_request_create(registration=reg, round_number=1, user=officials.arbiter)
+    assert e.value.message_dict == {"round_number": ["round 1 is already paired"]}
+    with pytest.raises(PermissionDenied):
+        services.bye_request_create(registration=reg, round_number=2, user=officials.stranger)
+    assert not ByeRequest.objects.exists()
