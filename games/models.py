@@ -7,7 +7,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import Colour, Game
+from tournaments.models import Colour, Game, Penalty
 from tournaments.penalty_kinds import CLOCK_ARTICLES
 
 
@@ -126,6 +126,11 @@ class ClockAdjustment(models.Model):
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # The penalty of time (Art. 12.4 b, c, 12.5) this adjustment is the effect of, or of whose
+    # revocation it is (then its seconds are the opposite); blank for the arbiter's own.
+    penalty = models.ForeignKey(
+        Penalty, null=True, blank=True, on_delete=models.PROTECT, related_name="clock_adjustments"
+    )
 
     class Meta:
         ordering = ["created_at", "id"]

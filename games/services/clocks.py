@@ -30,8 +30,10 @@ def clock_adjustment_add(
     from_ply: int = 1,
     reason: str = "",
     user: Any = None,
+    penalty: Penalty | None = None,
 ) -> ClockAdjustment:
-    """Record an arbiter's time adjustment and validate the latest record again with it."""
+    """Record an arbiter's time adjustment (or a penalty's, naming it) and validate the
+    latest record again with it."""
     if user is not None and not user_can_arbitrate(user=user, tournament=game.round.tournament):
         raise PermissionDenied("only this tournament's arbiters adjust clocks")
     if side not in Colour.values:
@@ -44,6 +46,7 @@ def clock_adjustment_add(
         from_ply=from_ply,
         reason=reason,
         created_by=acting_account(user),
+        penalty=penalty,
     )
     adj.full_clean()
     adj.save()
@@ -54,20 +57,25 @@ def clock_adjustment_add(
 
 
 def penalty_clock_effect_apply(*, penalty: Penalty, sign: int, user: Any) -> ClockAdjustment:
-    """A penalty of time (Art. 12.4 b, c, 12.5) imposed (sign 1) or revoked (-1): the side
-    it falls on gains or loses its amount."""
+    """A penalty of time (Art. 12.4 b, c, 12.5) imposed (sign 1): the side it falls on gains
+    or loses its amount; revoked (-1): what it charged is given back on the same side."""
     game = penalty.game
     assert game is not None
-    own, seconds = penalty_kind(penalty.kind).clock_change(int(penalty.amount or 0))
-    mine = game.colour_of(penalty.player_id, game_first_colour(game=game))
-    side = mine if own else colour_other(mine)
+    first = penalty.clock_adjustments.order_by("id").first() if sign < 0 else None
+    if first is not None:
+        side, seconds = first.side, -first.seconds
+    else:
+        own, seconds = penalty_kind(penalty.kind).clock_change(int(penalty.amount or 0))
+        mine = game.colour_of(penalty.player_id, game_first_colour(game=game))
+        side, seconds = (mine if own else colour_other(mine)), sign * seconds
     return clock_adjustment_add(
         game=game,
         side=side,
-        seconds=sign * seconds,
+        seconds=seconds,
         article=penalty.article,
         reason=penalty.reason,
         user=user,
+        penalty=penalty,
     )
 
 

@@ -22,9 +22,11 @@ def signing_key_register(*, user: Any, public_key: str, label: str = "") -> Sign
         load_public_key(public_key)
     except SignatureError as exc:
         raise ValidationError({"public_key": str(exc)}) from None
-    key, _ = SigningKey.objects.get_or_create(
-        user=user, public_key=public_key.strip(), defaults={"label": label}
-    )
+    key = SigningKey.objects.filter(public_key=public_key.strip()).first()
+    if key is not None and key.user_id != user.pk:
+        raise ValidationError({"public_key": "this key is registered by another account"})
+    if key is None:
+        key = SigningKey.objects.create(user=user, public_key=public_key.strip(), label=label)
     return key
 
 

@@ -57,9 +57,50 @@ def test_game_moves_to_tournaments_with_everything_pointing_at_it() -> None:
     assert types.filter(app_label="tournaments", model="game").count() == 1
     assert not types.filter(app_label="games", model="game").exists()
 
-    # and back: the move undoes cleanly
+    # and back: the move undoes cleanly; then forward to the latest state for later tests
     back = _migrate(BEFORE).loader.project_state(BEFORE).apps
     assert back.get_model("games", "Game").objects.get(pk=game.pk).result == "draw"
-    _migrate(
-        [("games", "0008_game_moved_to_tournaments"), ("tournaments", "0007_game_moved_from_games")]
+    executor = MigrationExecutor(connection)
+    _migrate(executor.loader.graph.leaf_nodes())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_existing_clock_adjustments_are_linked_to_their_penalties() -> None:
+    before = [("games", "0008_game_moved_to_tournaments")]
+    old = _migrate(before).loader.project_state(before).apps
+    t = old.get_model("tournaments", "Tournament").objects.create(
+        name="Clock Open", slug="clock-open", start_date=date(2026, 1, 1)
     )
+    Player = old.get_model("tournaments", "Player")
+    kor, worf = Player.objects.create(name="Kor"), Player.objects.create(name="Worf")
+    rnd = old.get_model("tournaments", "Round").objects.create(tournament=t, number=1)
+    game = old.get_model("tournaments", "Game").objects.create(
+        round=rnd, board=1, first=kor, second=worf
+    )
+    Penalty = old.get_model("tournaments", "Penalty")
+    Adjustment = old.get_model("games", "ClockAdjustment")
+    fine = Penalty.objects.create(
+        tournament=t, player=kor, game=game, kind="offender_time", article="12.4c",
+        reason="phone rang", amount=60,
+    )  # fmt: skip
+    charged = Adjustment.objects.create(
+        game=game, side="green", seconds=-60, article="12.4c", reason="phone rang"
+    )
+    Penalty.objects.create(
+        tournament=t, player=kor, game=game, kind="revocation", article="12.4c",
+        reason="it was the hall's", revokes=fine,
+    )  # fmt: skip
+    given_back = Adjustment.objects.create(
+        game=game, side="green", seconds=60, article="12.4c", reason="phone rang"
+    )
+    own = Adjustment.objects.create(
+        game=game, side="gold", seconds=30, article="6.12", reason="clock set wrong"
+    )
+
+    after = [("games", "0009_clockadjustment_penalty")]
+    new = _migrate(after).loader.project_state(after).apps
+    rows = new.get_model("games", "ClockAdjustment").objects
+    assert rows.get(pk=charged.pk).penalty_id == fine.pk
+    assert rows.get(pk=given_back.pk).penalty_id == fine.pk
+    assert rows.get(pk=own.pk).penalty_id is None
+    _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())

@@ -11,7 +11,7 @@ from django.db import transaction
 
 from tournaments.audit import Action, audit_append
 from tournaments.models import Game, Penalty, Player, Registration, Tournament
-from tournaments.penalty_kinds import BY_VALUE, Amount, Effect, PenaltyKind, penalty_kind
+from tournaments.penalty_kinds import BY_VALUE, KINDS, Amount, Effect, PenaltyKind, penalty_kind
 from tournaments.roles import Role, role_require
 from tournaments.services.common import (
     acting_account,
@@ -22,6 +22,9 @@ from tournaments.services.common import (
 from tournaments.services.entrants import registration_reinstate, registration_withdraw
 from tournaments.signals import penalty_clock_effect
 
+# What Penalty.amount holds (8 digits, 2 of them decimals).
+MAX_AMOUNT = Decimal("999999.99")
+
 
 def _amount_parse(kind: PenaltyKind, amount: Any) -> Decimal | None:
     if kind.amount == Amount.NONE:
@@ -30,8 +33,14 @@ def _amount_parse(kind: PenaltyKind, amount: Any) -> Decimal | None:
         value = Decimal(str(amount))
     except (InvalidOperation, TypeError, ValueError):
         raise ValidationError({"amount": "a number is needed"}) from None
+    if not value.is_finite():
+        raise ValidationError({"amount": "a number is needed"})
     if value <= 0:
         raise ValidationError({"amount": "must be positive"})
+    if value > MAX_AMOUNT:
+        raise ValidationError({"amount": f"at most {MAX_AMOUNT}"})
+    if value != value.quantize(Decimal("0.01")):
+        raise ValidationError({"amount": "at most two decimals"})
     return value
 
 
@@ -73,7 +82,7 @@ def penalty_impose(
         kind=kind,
         article=spec.article,
         reason=reason,
-        amount=value if value is not None else amount,
+        amount=value,
         arbiter=acting_account(user),
         round_number=round_number or (game.round.number if game else None),
     )
@@ -103,8 +112,21 @@ def _penalty_effect(penalty: Penalty, spec: PenaltyKind, *, sign: int, user: Any
         reg = Registration.objects.get(tournament=penalty.tournament, player=penalty.player)
         if sign > 0:
             registration_withdraw(registration=reg, user=user, expelled=True)
-        else:
+        elif not _expulsions_in_force(penalty):
             registration_reinstate(registration=reg)
+
+
+def _expulsions_in_force(revoked: Penalty) -> bool:
+    """Whether the player stays out for another expulsion or dismissal than `revoked`."""
+    kinds = [k.value for k in KINDS if k.effect == Effect.EXPULSION]
+    return (
+        Penalty.objects.filter(
+            tournament=revoked.tournament_id, player=revoked.player_id, kind__in=kinds
+        )
+        .exclude(pk=revoked.pk)
+        .filter(revoked_by__isnull=True)
+        .exists()
+    )
 
 
 @transaction.atomic

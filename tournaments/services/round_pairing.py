@@ -16,7 +16,6 @@ from tournaments.pairing import (
     knockout_bracket,
     knockout_next_round,
     pair_swiss,
-    spindle_seed_new,
 )
 from tournaments.selectors import pairing_players
 from tournaments.services.common import next_round_number, require_arbiter, tournament_lock
@@ -100,12 +99,6 @@ def round_pair(
     rnd.explanation = explanation
     rnd.warnings = warnings
     rnd.save(update_fields=["explanation", "warnings"])
-    if tournament.placement_order == Tournament.PlacementOrder.SPINDLE:
-        for game in rnd.games.filter(kind=Game.Kind.GAME):
-            game.spindle_seed = spindle_seed_new(
-                slug=tournament.slug, round_number=number, board=game.board
-            )
-            game.save(update_fields=["spindle_seed"])
     return rnd
 
 

@@ -11,7 +11,7 @@ from django.db import transaction
 
 from tournaments.audit import Action, audit_append
 from tournaments.models import Game, Round, Tournament
-from tournaments.pairing import Pairing, pairing_check
+from tournaments.pairing import Pairing, pairing_check, spindle_seed_new
 from tournaments.selectors import pairing_players
 from tournaments.services.common import (
     next_round_check,
@@ -26,7 +26,9 @@ def _games_create(
     *, round: Round, pairings: Sequence[tuple[int, int | None]], requested_byes: Sequence[int]
 ) -> None:
     """The round's games on boards 1, 2, ...: the pairings (None second: the pairing bye),
-    then the requested byes."""
+    then the requested byes; with spindle placement each battle gets its seed (Art. 2.3)."""
+    tournament = round.tournament
+    spindle = tournament.placement_order == Tournament.PlacementOrder.SPINDLE
     games = [
         Game(
             round=round,
@@ -34,6 +36,11 @@ def _games_create(
             kind=Game.Kind.GAME if second is not None else Game.Kind.BYE,
             first_id=first,
             second_id=second,
+            spindle_seed=spindle_seed_new(
+                slug=tournament.slug, round_number=round.number, board=board
+            )
+            if spindle and second is not None
+            else "",
         )
         for board, (first, second) in enumerate(pairings, start=1)
     ]

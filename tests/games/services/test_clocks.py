@@ -95,7 +95,7 @@ def test_a_penalty_falls_on_its_side(officials, game, kind, offender, first_colo
     Game.objects.filter(pk=game.pk).update(first_color=first_color)
     game.refresh_from_db()
     article = {"opponent_time": "12.4b", "offender_time": "12.4c", "extra_time": "12.5"}[kind]
-    penalty = Penalty(
+    penalty = Penalty.objects.create(
         tournament=game.round.tournament,
         player=game.first if offender == "first" else game.second,
         game=game,

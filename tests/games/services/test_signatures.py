@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import IntegrityError
 
 from games import services
 from games.models import RecordSignature, RecordSubmission, SigningKey
@@ -33,13 +32,6 @@ def test_a_broken_key_is_refused(officials, text):
     assert not SigningKey.objects.exists()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=IntegrityError,
-    reason="signing_key_register: public_key is unique, and get_or_create(user=..., "
-    "public_key=...) for a key another account registered raises IntegrityError instead of "
-    "a ValidationError",
-)
 def test_a_key_of_another_account_is_refused(officials):
     _, pub = generate_key()
     services.signing_key_register(user=officials.arbiter, public_key=pub)

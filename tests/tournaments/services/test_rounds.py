@@ -260,13 +260,6 @@ def test_an_edit_warns_of_a_same_club_pairing_the_tournament_forbids(officials):
     assert any(str(a.pk) in w and str(b.pk) in w for w in warnings)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="round_pairings_edit recreates the games without spindle seeds: in a tournament "
-    "with spindle placement (tournaments.md: each game's spindle cast with a recorded seed) "
-    "the edited round's games have none",
-)
 def test_an_edit_keeps_spindle_seeds_in_a_spindle_tournament(officials):
     t, players = event_make(officials, slug="spindle-open", placement_order="spindle")
     rnd = services.round_pair(tournament=t, publish=False)
