@@ -38,6 +38,8 @@ def round_console(request: HttpRequest, t: Tournament, number: int) -> HttpRespo
         "user_pk": request.user.pk,
         "irregularity_kinds": Irregularity.Kind.choices,
         "irregularities": Irregularity.objects.filter(game__round=rnd).select_related("game"),
+        "has_results": rnd.games.exclude(result=Game.Result.PENDING).exists(),
+        "last_round": t.rounds.count(),
     }
     if rnd.status == Round.Status.DRAFT:
         ids = {g.first_id for g in rnd.games.all()} | {

@@ -5,13 +5,20 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
+from rest_framework import status
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
+from klinzha_site.errors import Conflict
+
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    """Django validation errors from the services become 400s naming the field at fault."""
+    """Django validation errors from the services become 400s naming the field at fault;
+    conflicts with the event's state, 409s."""
+    if isinstance(exc, Conflict):
+        detail = exc.message_dict if hasattr(exc, "error_dict") else {"detail": exc.messages}
+        return Response(detail, status=status.HTTP_409_CONFLICT)
     if isinstance(exc, DjangoValidationError):
         detail = exc.message_dict if hasattr(exc, "error_dict") else {"detail": exc.messages}
         exc = ValidationError(detail)

@@ -69,7 +69,13 @@ def world() -> World:
     services.round_create(
         tournament=t, pairings=[(players[0].pk, players[1].pk), (players[2].pk, players[3].pk)]
     )
-    services.round_pair(tournament=t, publish=False)  # round 2, proposed
+    # Round 2 proposed by hand: pairing refuses while round 1 is pending, as it must, and
+    # the world keeps board 1 of round 1 pending for the result endpoints.
+    services.round_create(
+        tournament=t,
+        pairings=[(players[0].pk, players[2].pk), (players[1].pk, players[3].pk)],
+        status="draft",
+    )
     game = Game.objects.get(round__tournament=t, round__number=1, board=1)
     sub = RecordSubmission.objects.create(
         game=game, raw=b'[Event "x"]\n\n', status=RecordSubmission.Status.DONE, valid=True
@@ -181,6 +187,7 @@ ENDPOINTS: list[tuple[str, Call, set[str]]] = [
     ),
     ("api publish", api_post(T + "/publish/", {"round": 2}), ARBITERS),
     ("api discard", api_post(T + "/discard/", {"round": 2}), ARBITERS),
+    ("api unpublish", api_post(T + "/unpublish/", {"round": 1}), ARBITERS),
     ("api officials", api_post(T + "/officials/", {"arbiters": []}), ORGANIZER),
     (
         "api penalty",
@@ -268,6 +275,7 @@ ENDPOINTS: list[tuple[str, Call, set[str]]] = [
     ("arbiter edit", page_post(A + "/round/2/edit/", {"board-1-first": "1"}), ARBITERS),
     ("arbiter publish", page_post(A + "/round/2/publish/"), ARBITERS),
     ("arbiter discard", page_post(A + "/round/2/discard/"), ARBITERS),
+    ("arbiter unpublish", page_post(A + "/round/1/unpublish/"), ARBITERS),
     ("arbiter result", page_post(A + "/game/{w.game.pk}/result/", {"result": "draw"}), ARBITERS),
     ("arbiter from record", page_post(A + "/game/{w.game.pk}/from-record/"), ARBITERS),
     ("arbiter countersign", page_post(A + "/game/{w.game.pk}/countersign/"), ARBITERS),
@@ -338,6 +346,7 @@ def test_the_table_names_every_write_route():
         "arbiter:round-edit",
         "arbiter:round-publish",
         "arbiter:round-discard",
+        "arbiter:round-unpublish",
         "arbiter:result",
         "arbiter:from-record",
         "arbiter:countersign",

@@ -251,6 +251,14 @@ def round_publish(request: HttpRequest, t: Tournament, number: int) -> HttpRespo
 
 @require_POST
 @tournament_role(Role.ARBITER)
+def round_unpublish(request: HttpRequest, t: Tournament, number: int) -> HttpResponse:
+    services.round_unpublish(round=round_get(t, number), user=request.user)
+    messages.success(request, f"round {number} taken back: edit it, or discard and pair again")
+    return redirect(round_url(t, number))
+
+
+@require_POST
+@tournament_role(Role.ARBITER)
 def round_discard(request: HttpRequest, t: Tournament, number: int) -> HttpResponse:
     services.round_discard(round=round_get(t, number), user=request.user)
     messages.success(request, f"proposed round {number} discarded")

@@ -26,6 +26,7 @@ class Action(StrEnum):
     ROUND_PAIRED = "round_paired"
     ROUND_PUBLISHED = "round_published"
     ROUND_DISCARDED = "round_discarded"
+    ROUND_UNPUBLISHED = "round_unpublished"
     PAIRINGS_EDITED = "pairings_edited"
     RESULT = "result"
     RESULT_CONFIRMED = "result_confirmed"

@@ -114,7 +114,10 @@ def handle_pair(options: dict[str, Any], stdout: IO[str], stderr: IO[str]) -> in
     try:
         rnd = round_pair(tournament=tournament, round_number=options.get("round"))
     except ValidationError as exc:
-        stderr.write("; ".join(exc.messages) + "\n")
+        message = "; ".join(exc.messages)
+        if options.get("json"):
+            stdout.write(json.dumps({"error": message}, ensure_ascii=False) + "\n")
+        stderr.write(message + "\n")
         return 1
     out: list[dict[str, str]] = []
     byes = []

@@ -59,8 +59,13 @@ def test_background_pairing_from_the_page_and_the_api(worker, client):
     api = APIClient()
     api.force_authenticate(arbiter)
     resp = api.post(f"/api/tournaments/{t.slug}/pair/", {"background": True}, format="json")
-    assert resp.status_code == 400 and "publish or discard" in str(resp.json())
+    assert resp.status_code == 409 and "publish or discard" in str(resp.json())
     services.round_publish(round=rnd, user=arbiter)
+    # Nor while round 1 has no results: the boards are named.
+    resp = api.post(f"/api/tournaments/{t.slug}/pair/", {"background": True}, format="json")
+    assert resp.status_code == 409 and "round 1 has no result yet on board 1" in str(resp.json())
+    for game in rnd.games.filter(kind="game"):
+        services.game_result_set(game=game, result="draw")
     resp = api.post(f"/api/tournaments/{t.slug}/pair/", {"background": True}, format="json")
     assert resp.status_code == 202 and resp.json()["round"] == 2
     job_id = resp.json()["id"]

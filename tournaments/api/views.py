@@ -249,6 +249,19 @@ class TournamentViewSet(viewsets.ModelViewSet):
 
     @extend_schema(request=RoundNumberSerializer, responses={200: None})
     @action(detail=True, methods=["post"])
+    def unpublish(self, request: Request, slug: str | None = None) -> Response:
+        """Take the last published round back to a proposal while it has no result (409
+        otherwise); then edit it, or discard it and pair again."""
+        t = self.get_object()
+        data = RoundNumberSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        rnd = services.round_unpublish(
+            round=self._round(t, data.validated_data["round"]), user=request.user
+        )
+        return Response({"round": rnd.number, "status": rnd.status})
+
+    @extend_schema(request=RoundNumberSerializer, responses={200: None})
+    @action(detail=True, methods=["post"])
     def discard(self, request: Request, slug: str | None = None) -> Response:
         t = self.get_object()
         data = RoundNumberSerializer(data=request.data)

@@ -42,3 +42,5 @@ class RoundPairing:
     bye: int | None = None
     explanation: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    # Why no pairing exists within the hard rules (then there are no pairings), or "".
+    blocked: str = ""

@@ -471,7 +471,12 @@ def pair_swiss(
         result.pairings = [_order(real[a.id], real[b.id], balanced) for a, b in pairs]
         result.warnings.extend(pairing_check(field, result.pairings, result.bye))
         return result
-    result.warnings.append("no pairing without a rematch exists")
+    result.blocked = (
+        "no pairing without a rematch or two players of one club exists"
+        if forbid_same_club
+        else "no pairing without a rematch exists"
+    )
+    result.warnings.append(result.blocked)
     return result
 
 

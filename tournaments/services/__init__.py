@@ -30,6 +30,7 @@ from tournaments.services.rounds import (
     round_discard,
     round_pairings_edit,
     round_publish,
+    round_unpublish,
 )
 from tournaments.services.trf_import import tournament_import_trf
 
@@ -56,6 +57,7 @@ __all__ = [
     "round_pair",
     "round_pairings_edit",
     "round_publish",
+    "round_unpublish",
     "tournament_create",
     "tournament_import_trf",
     "tournament_update",

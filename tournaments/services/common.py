@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.db.models import F
 
-from tournaments.models import Round, Tournament
+from klinzha_site.errors import Conflict
+from tournaments.models import Game, Registration, Round, Tournament
 from tournaments.roles import Role, role_require, user_is_official
 
 
@@ -38,14 +39,48 @@ def next_round_number(tournament: Tournament) -> int:
 
 
 def next_round_check(tournament: Tournament, number: int) -> None:
-    """Refuse to add round `number` while a proposed round waits or beyond the plan."""
+    """Refuse to store round `number` while a proposed round waits or beyond the plan
+    (Conflict, HTTP 409)."""
     draft = tournament.rounds.filter(status=Round.Status.DRAFT).first()
     if draft is not None:
-        raise ValidationError(
-            {"round": f"round {draft.number} is proposed: publish or discard it first"}
-        )
+        raise Conflict({"round": f"round {draft.number} is proposed: publish or discard it first"})
     if number > tournament.rounds_planned:
-        raise ValidationError({"round": f"the tournament has {tournament.rounds_planned} rounds"})
+        raise Conflict(
+            {
+                "round": f"the tournament has {tournament.rounds_planned} rounds; raise the "
+                "number of rounds in the settings to pair another"
+            }
+        )
+
+
+def pairing_preconditions_check(tournament: Tournament, number: int) -> None:
+    """Refuse to pair round `number` while the event cannot have it (Conflict, HTTP 409):
+    besides next_round_check, a result of the round before is pending, or fewer than two
+    players are left to pair."""
+    next_round_check(tournament, number)
+    games = Game.objects.filter(
+        round__tournament=tournament, round__number=number - 1, kind=Game.Kind.GAME
+    ).select_related("first", "second")
+    two_person = tournament.result_confirmation
+    pending = [g for g in games if not g.result or (two_person and not g.result_confirmed_at)]
+    if pending:
+        boards = ", ".join(f"board {g.board} ({g.first} – {g.second})" for g in pending)
+        raise Conflict(
+            {
+                "round": f"round {number - 1} has no result yet on {boards}: enter or confirm "
+                f"them before pairing round {number}"
+            }
+        )
+    active = Registration.objects.filter(
+        tournament=tournament, status=Registration.Status.ACTIVE, first_round__lte=number
+    ).count()
+    if active < 2:
+        raise Conflict(
+            {
+                "round": f"{active} active player{'' if active == 1 else 's'} for round "
+                f"{number}: a round needs two; register players or end the event"
+            }
+        )
 
 
 def standings_bump(tournament: Tournament) -> None:

@@ -14,8 +14,8 @@ from tournaments.models import PairingJob, Tournament
 from tournaments.selectors import pairing_progress_key
 from tournaments.services.common import (
     acting_account,
-    next_round_check,
     next_round_number,
+    pairing_preconditions_check,
     require_arbiter,
     tournament_lock,
 )
@@ -38,7 +38,7 @@ def pairing_job_create(*, tournament: Tournament, user: Any = None) -> PairingJo
     if busy is not None:
         raise ValidationError({"round": f"round {busy.round_number} is being paired already"})
     number = next_round_number(tournament)
-    next_round_check(tournament, number)
+    pairing_preconditions_check(tournament, number)
     job = PairingJob.objects.create(
         tournament=tournament, round_number=number, requested_by=acting_account(user)
     )

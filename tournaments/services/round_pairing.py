@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Prefetch
 
+from klinzha_site.errors import Conflict
 from tournaments.models import Game, Round, Tournament
 from tournaments.pairing import (
     berger_round,
@@ -18,7 +19,12 @@ from tournaments.pairing import (
     pair_swiss,
 )
 from tournaments.selectors import pairing_players
-from tournaments.services.common import next_round_number, require_arbiter, tournament_lock
+from tournaments.services.common import (
+    next_round_number,
+    pairing_preconditions_check,
+    require_arbiter,
+    tournament_lock,
+)
 from tournaments.services.rounds import round_create
 
 Progress = Callable[[float, str], None]
@@ -50,6 +56,7 @@ def round_pair(
     number = next_round_number(tournament)
     if round_number is not None and round_number != number:
         raise ValidationError({"round": f"the next round to pair is round {number}"})
+    pairing_preconditions_check(tournament, number)
     players, requested = pairing_players(tournament=tournament, round_number=number)
     system = tournament.pairing_system
     explanation: list[str] = []
@@ -64,6 +71,8 @@ def round_pair(
             accelerated=number <= tournament.accelerated_rounds,
             progress=progress,
         )
+        if result.blocked:
+            raise Conflict({"round": _swiss_blocked(result.blocked, tournament, number)})
         pairs = [(p.first, p.second) for p in result.pairings]
         if result.bye is not None:
             pairs.append((result.bye, None))
@@ -83,7 +92,7 @@ def round_pair(
     else:
         kind, pairs = _knockout_progress(tournament)
         if kind == "done":
-            raise ValidationError({"round": "the knockout is decided: no round is left"})
+            raise Conflict({"round": "the knockout is decided: no round is left"})
         explanation = [
             "replays of the undecided ties (placement swapped)"
             if kind == "replay"
@@ -100,6 +109,14 @@ def round_pair(
     rnd.warnings = warnings
     rnd.save(update_fields=["explanation", "warnings"])
     return rnd
+
+
+def _swiss_blocked(reason: str, tournament: Tournament, number: int) -> str:
+    """Why round `number` cannot be paired under the hard rules, and what the arbiter can do."""
+    ways = [f"end the event after round {number - 1} (lower the number of rounds)"]
+    if tournament.forbid_same_club:
+        ways.insert(0, "let players of one club meet (turn off forbid same club)")
+    return f"round {number} cannot be paired: {reason}; you can " + ", or ".join(ways)
 
 
 def _knockout_progress(tournament: Tournament) -> tuple[str, list[tuple[int, int | None]]]:

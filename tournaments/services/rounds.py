@@ -9,6 +9,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from klinzha_site.errors import Conflict
 from tournaments.audit import Action, audit_append
 from tournaments.models import Game, Round, Tournament
 from tournaments.pairing import Pairing, pairing_check, spindle_seed_new
@@ -65,6 +66,8 @@ def round_create(
     tournament_lock(tournament.pk)
     number = next_round_number(tournament)
     next_round_check(tournament, number)
+    if not pairings and not requested_byes:
+        raise Conflict({"round": f"round {number} would have no game: nothing is stored"})
     seen: set[int] = set()
     for first, second in pairings:
         for pid in (first, second):
@@ -113,6 +116,34 @@ def round_publish(*, round: Round, user: Any = None) -> Round:
         tournament=locked.tournament,
         user=user,
         action=Action.ROUND_PUBLISHED,
+        obj=locked,
+        after={"round": locked.number},
+    )
+    standings_bump(locked.tournament)
+    return locked
+
+
+@transaction.atomic
+def round_unpublish(*, round: Round, user: Any = None) -> Round:
+    """Take the last published round back to a proposal while none of its games has a
+    result, so that it can be edited, or discarded and paired again."""
+    require_arbiter(user, round.tournament)
+    tournament_lock(round.tournament_id)
+    locked = Round.objects.select_for_update().get(pk=round.pk)
+    if locked.status == Round.Status.DRAFT:
+        raise Conflict({"round": f"round {locked.number} is not published"})
+    if locked.number != locked.tournament.rounds.count():
+        raise Conflict({"round": "only the last round can be taken back"})
+    played = locked.games.exclude(result=Game.Result.PENDING).order_by("board")
+    if played.exists():
+        boards = ", ".join(str(g.board) for g in played)
+        raise Conflict({"round": f"round {locked.number} has results on board {boards}: it stands"})
+    locked.status = Round.Status.DRAFT
+    locked.save(update_fields=["status"])
+    audit_append(
+        tournament=locked.tournament,
+        user=user,
+        action=Action.ROUND_UNPUBLISHED,
         obj=locked,
         after={"round": locked.number},
     )

@@ -93,7 +93,12 @@ def test_next_round_check_refuses_beyond_the_plan(event):
     next_round_check(t, 5)
     with pytest.raises(ValidationError) as e:
         next_round_check(t, 6)
-    assert e.value.message_dict == {"round": ["the tournament has 5 rounds"]}
+    assert e.value.message_dict == {
+        "round": [
+            "the tournament has 5 rounds; raise the number of rounds in the settings to "
+            "pair another"
+        ]
+    }
 
 
 def test_standings_bump_invalidates_the_cached_standings(event):

@@ -78,7 +78,12 @@ def test_no_job_while_a_round_is_proposed_or_beyond_the_plan(officials, event, s
     t.save(update_fields=["rounds_planned"])
     with pytest.raises(ValidationError) as e:
         services.pairing_job_create(tournament=t, user=officials.arbiter)
-    assert e.value.message_dict == {"round": ["the tournament has 1 rounds"]}
+    assert e.value.message_dict == {
+        "round": [
+            "the tournament has 1 rounds; raise the number of rounds in the settings to "
+            "pair another"
+        ]
+    }
     assert not PairingJob.objects.exists()
 
 
