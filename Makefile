@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.stamp-requirements
 
-.PHONY: run test install lint
+.PHONY: run test test-fast install lint
 
 $(PY):
 	$(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -29,3 +29,26 @@ lint: install
 
 test: lint
 	$(PY) -m pytest
+
+# The inner loop, under a third of the time of the whole suite. Left out: lint, schemathesis
+# (marked slow), the browser (e2e), PostgreSQL/Redis/Celery (integration), the property-based
+# fuzz tests (hypothesis marks them), and the slowest deep checks: deep perft, the cross-checks
+# of the fast move generators against the literal rules (tests/rules/reference.py) and the
+# tests that start `manage.py` in a fresh process. `make test` still runs everything.
+FAST_DESELECT := \
+	tests/rules/test_perft.py::test_fast_generator_matches_the_literal_rules \
+	"tests/rules/test_perft.py::test_count_matches_generation[2]" \
+	tests/rules/test_kinta.py::test_generator_and_jeopardy_match_the_literal_rules \
+	tests/rules/test_trilevel.py::test_safety_matches_applying_the_move_and_asking_the_reference \
+	tests/rules/test_trilevel.py::test_destinations_match_the_reference_on_random_games \
+	tests/test_foundation.py::test_production_refuses_to_start_without_secret_key \
+	tests/test_foundation.py::test_production_passes_check_deploy \
+	tests/test_foundation.py::test_kz_validate_through_manage_py \
+	tests/test_foundation.py::test_kz_validate_exit_codes
+
+# The schemathesis and anyio plugins would only add start-up time here.
+test-fast: install
+	$(PY) -m pytest -q -p no:schemathesis -p no:anyio \
+		-m "not slow and not e2e and not integration and not hypothesis" \
+		--ignore=tests/e2e --ignore=tests/integration --ignore=tests/test_api_schemathesis.py \
+		$(addprefix --deselect ,$(FAST_DESELECT))

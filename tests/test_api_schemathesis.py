@@ -12,7 +12,7 @@ from klinzha_site.wsgi import application
 
 schema = schemathesis.openapi.from_wsgi("/api/schema/", application)
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 
 @pytest.fixture(autouse=True)
@@ -30,17 +30,31 @@ def _keep_the_test_connection():  # type: ignore[no-untyped-def]
     request_finished.connect(close_old_connections)
 
 
-@pytest.fixture
-def arbiter_token(django_db_blocker):  # type: ignore[no-untyped-def]
+@pytest.fixture(scope="module")
+def _demo_once(django_db_setup, django_db_blocker):  # type: ignore[no-untyped-def]
+    """The demo event and its arbiter's token, built once for the module inside a
+    transaction rolled back at its end. Each test (one API operation) runs inside
+    pytest-django's own transaction, a savepoint within this one, and is rolled back to it,
+    so every operation starts from the same fresh demo, as when each test built its own."""
+    from django.contrib.auth import get_user_model
+    from django.core.cache import cache
+    from django.db import transaction
     from rest_framework.authtoken.models import Token
 
     from tournaments.demo import demo_load
 
-    _, login, _, _ = demo_load(rounds_played=2)
-    from django.contrib.auth import get_user_model
+    with django_db_blocker.unblock(), transaction.atomic():
+        _, login, _, _ = demo_load(rounds_played=2)
+        user = get_user_model().objects.get(username=login)
+        key = Token.objects.get_or_create(user=user)[0].key
+        cache.clear()
+        yield key
+        transaction.set_rollback(True)
 
-    user = get_user_model().objects.get(username=login)
-    return Token.objects.get_or_create(user=user)[0].key
+
+@pytest.fixture
+def arbiter_token(_demo_once, db):  # type: ignore[no-untyped-def]
+    return _demo_once
 
 
 @schema.parametrize()

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import date
 from typing import Any
 
@@ -40,8 +41,7 @@ class World:
     users: dict[str, Any]
 
 
-@pytest.fixture
-def world() -> World:
+def build_world() -> World:
     users = {name: User.objects.create_user(name, password=f"pw-{name}-123") for name in ROLES[1:]}
     add = Permission.objects.get(codename="add_tournament")
     users["organizer"].user_permissions.add(add)
@@ -84,6 +84,41 @@ def world() -> World:
         tournament=t, player=players[1], kind="warning", reason="noise", user=None
     )
     return World(t, game, players[0], spare, sub, penalty, users)
+
+
+def normalized(state: list[Any]) -> list[Any]:
+    """A STATE reading in an order that does not depend on the database."""
+    return [sorted(v) if isinstance(v, list) else v for v in state]
+
+
+@pytest.fixture(scope="module")
+def world_once(django_db_setup, django_db_blocker):  # type: ignore[no-untyped-def]
+    """The world, built once for the whole matrix inside a transaction that is rolled back
+    when the module is done. Each case runs inside pytest-django's own transaction, a
+    savepoint within this one, and is rolled back to it: no case sees another's writes."""
+    from django.core.cache import cache
+    from django.db import transaction
+
+    with django_db_blocker.unblock(), transaction.atomic():
+        w = build_world()
+        pristine = normalized([f(w) for f in STATE])
+        cache.clear()
+        yield w, pristine
+        transaction.set_rollback(True)
+
+
+@pytest.fixture
+def world(world_once, db) -> World:  # type: ignore[no-untyped-def]
+    """This case's own copies of the shared world's instances (as setUpTestData gives)."""
+    w = world_once[0]
+    rows = {f.name: copy.copy(getattr(w, f.name)) for f in fields(w) if f.name != "users"}
+    return World(**rows, users={name: copy.copy(u) for name, u in w.users.items()})
+
+
+@pytest.fixture
+def pristine(world_once) -> list[Any]:  # type: ignore[no-untyped-def]
+    """STATE as the world was built: what every case must start from."""
+    return world_once[1]
 
 
 Call = Callable[[World, Any, Client], Any]
@@ -317,9 +352,10 @@ STATE = [
 
 @pytest.mark.parametrize("role", ROLES)
 @pytest.mark.parametrize(("name", "call", "allowed"), ENDPOINTS, ids=[e[0] for e in ENDPOINTS])
-def test_write_endpoint_permissions(world, client, role, name, call, allowed):
+def test_write_endpoint_permissions(world, pristine, client, role, name, call, allowed):
     user = world.users.get(role)
     before = [f(world) for f in STATE]
+    assert normalized(before) == pristine, f"{name} as {role}: an earlier case's writes leaked"
     resp = call(world, user, client)
     assert resp.status_code < 500, f"{name} as {role}: {resp.status_code}"
     if role in allowed:
