@@ -209,6 +209,7 @@ ENDPOINTS: list[tuple[str, Call, set[str]]] = [
     ("api settings", api_patch(T + "/", {"venue": "Hall"}), CHIEFS),
     ("api register", api_post(T + "/registrations/", lambda w: {"player": w.spare.pk}), ARBITERS),
     ("api withdraw", api_post(T + "/withdrawals/", lambda w: {"player": w.player.pk}), ARBITERS),
+    ("api start ranks", api_post(T + "/start-ranks/", {"sort": True}), ARBITERS),
     (
         "api bye request",
         api_post(T + "/bye-requests/", lambda w: {"player": w.player.pk, "round": 4}),
@@ -300,6 +301,7 @@ ENDPOINTS: list[tuple[str, Call, set[str]]] = [
     ("arbiter officials", page_post(A + "/officials/", {"arbiters": ""}), ORGANIZER),
     ("arbiter entrant", page_post(A + "/entrants/", {"name": "Zed"}), ARBITERS),
     ("arbiter withdraw", page_post(A + "/entrants/{w.player.pk}/withdraw/"), ARBITERS),
+    ("arbiter start ranks", page_post(A + "/start-ranks/", {"sort": "1"}), ARBITERS),
     (
         "arbiter bye",
         page_post(A + "/byes/", lambda w: {"player": w.player.pk, "round_number": 4}),
@@ -376,6 +378,7 @@ def test_the_table_names_every_write_route():
         "arbiter:entrant-add",
         "arbiter:withdraw",
         "arbiter:bye-request",
+        "arbiter:start-ranks",
         "arbiter:account",
         "arbiter:pair",
         "arbiter:records-upload",

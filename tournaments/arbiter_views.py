@@ -23,6 +23,7 @@ from tournaments.forms import (
     OfficialsForm,
     PenaltyForm,
     RevocationForm,
+    StartRankForm,
     TournamentForm,
 )
 from tournaments.models import PairingJob, Registration, Round, Tournament
@@ -151,6 +152,23 @@ def entrant_withdraw(request: HttpRequest, t: Tournament, player_id: int) -> Htt
     reg = get_object_or_404(Registration, tournament=t, player_id=player_id)
     services.registration_withdraw(registration=reg, user=request.user)
     messages.success(request, f"{reg.player.name} withdrawn")
+    return redirect(manage_url(t))
+
+
+@require_POST
+@tournament_role(Role.ARBITER)
+def start_ranks(request: HttpRequest, t: Tournament) -> HttpResponse:
+    """Seed again by rating, or move one entrant to a start rank (until round 1)."""
+    if request.POST.get("sort"):
+        services.start_ranks_sort(tournament=t, user=request.user)
+        messages.success(request, "entrants seeded by rating")
+        return redirect(manage_url(t))
+    form = StartRankForm(request.POST)
+    if not form.is_valid():
+        raise ValidationError(form.errors)
+    reg = get_object_or_404(Registration, tournament=t, player=form.cleaned_data["player"])
+    services.start_rank_move(registration=reg, rank=form.cleaned_data["rank"], user=request.user)
+    messages.success(request, f"{reg.player.name} moved to start rank {form.cleaned_data['rank']}")
     return redirect(manage_url(t))
 
 

@@ -23,6 +23,7 @@ class Action(StrEnum):
     OFFICIALS = "officials"
     PLAYER_ACCOUNT = "player_account"
     WITHDRAWAL = "withdrawal"
+    START_RANKS = "start_ranks"
     ROUND_PAIRED = "round_paired"
     ROUND_PUBLISHED = "round_published"
     ROUND_DISCARDED = "round_discarded"

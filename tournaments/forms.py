@@ -105,3 +105,8 @@ class PenaltyForm(forms.Form):
 class RevocationForm(forms.Form):
     penalty = forms.ModelChoiceField(queryset=Penalty.objects.all())
     reason = forms.CharField()
+
+
+class StartRankForm(forms.Form):
+    player = forms.ModelChoiceField(queryset=Player.objects.all())
+    rank = forms.IntegerField(min_value=1, max_value=100_000)

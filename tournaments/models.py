@@ -172,6 +172,8 @@ class Registration(models.Model):
     )
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="registrations")
     start_rank = models.PositiveIntegerField(null=True, blank=True)
+    # The player's rating when registered: the event seeds by it, whatever the rating later.
+    rating = models.PositiveIntegerField(_("rating"), default=0)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
     first_round = models.PositiveSmallIntegerField(
         default=1, help_text=_("late entries join later")

@@ -125,11 +125,24 @@ def round_results(*, tournament: Tournament) -> tuple[list[RoundResult], int]:
     return results, completed
 
 
+def entrant_list(*, tournament: Tournament) -> QuerySet[Registration]:
+    """The entrants by start rank."""
+    return (
+        Registration.objects.filter(tournament=tournament)
+        .select_related("player")
+        .order_by("start_rank", "id")
+    )
+
+
 def entrants(*, tournament: Tournament) -> list[Entrant]:
     regs = Registration.objects.filter(tournament=tournament).select_related("player__club")
     return [
         Entrant(
-            r.player_id, r.player.name, r.player.rating, r.player.club.name if r.player.club else ""
+            r.player_id,
+            r.player.name,
+            r.rating,
+            r.player.club.name if r.player.club else "",
+            r.start_rank or 0,
         )
         for r in regs
     ]
@@ -189,6 +202,7 @@ def crosstable_json(*, tournament: Tournament) -> dict[str, Any]:
         "rows": [
             {
                 "rank": row.rank,
+                "start_rank": row.entrant.start_rank,
                 "name": row.entrant.name,
                 "club": row.entrant.club,
                 "rating": row.entrant.rating,

@@ -45,6 +45,7 @@ class Entrant:
     name: str
     rating: int = 0
     club: str = ""
+    start_rank: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,17 +215,26 @@ def _direct_encounter(
                 values[pid]["direct_encounter"] = _round_half(points[pid])
 
 
-def standings_json(rows: Sequence[StandingRow], tiebreaks: Sequence[str]) -> list[dict[str, Any]]:
-    """The `kz standings --json` form: rank, name, score, tie-breaks (wins as a whole number)."""
+def standings_json(
+    rows: Sequence[StandingRow], tiebreaks: Sequence[str], *, start_ranks: bool = False
+) -> list[dict[str, Any]]:
+    """The `kz standings --json` form: rank, name, score, tie-breaks (wins as a whole number);
+    with `start_ranks` (the API's form) each row's start rank too."""
     out = []
     for row in rows:
         tbs: dict[str, Any] = {}
         for tb in tiebreaks:
             value = row.tiebreaks[tb]
             tbs[tb] = int(value) if tb == "wins" else float(value)
-        out.append(
-            {"rank": row.rank, "name": row.entrant.name, "score": row.score, "tiebreaks": tbs}
-        )
+        item: dict[str, Any] = {
+            "rank": row.rank,
+            "name": row.entrant.name,
+            "score": row.score,
+            "tiebreaks": tbs,
+        }
+        if start_ranks:
+            item["start_rank"] = row.entrant.start_rank
+        out.append(item)
     return out
 
 

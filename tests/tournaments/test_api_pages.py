@@ -46,7 +46,7 @@ def test_api_reads_and_standings_form(demo):
     t, _, _ = demo
     data = api.get(f"/api/tournaments/{t.slug}/standings/").json()
     assert [row["rank"] for row in data] == list(range(1, 11))
-    assert set(data[0]) == {"rank", "name", "score", "tiebreaks"}
+    assert set(data[0]) == {"rank", "name", "score", "tiebreaks", "start_rank"}
     assert list(data[0]["tiebreaks"]) == ["buchholz", "sonneborn_berger", "wins"]
     rounds = api.get(f"/api/tournaments/{t.slug}/rounds/").json()
     assert len(rounds) == 4 and len(rounds[0]["games"]) == 5

@@ -104,3 +104,35 @@ def test_existing_clock_adjustments_are_linked_to_their_penalties() -> None:
     assert rows.get(pk=given_back.pk).penalty_id == fine.pk
     assert rows.get(pk=own.pk).penalty_id is None
     _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_registrations_keep_their_rating_and_unpaired_events_are_seeded_by_it() -> None:
+    before = [("tournaments", "0007_game_moved_from_games")]
+    old = _migrate(before).loader.project_state(before).apps
+    Tournament = old.get_model("tournaments", "Tournament")
+    Player = old.get_model("tournaments", "Player")
+    Registration = old.get_model("tournaments", "Registration")
+    waiting = Tournament.objects.create(name="W", slug="waiting", start_date=date(2026, 1, 1))
+    running = Tournament.objects.create(name="R", slug="running", start_date=date(2026, 1, 1))
+    old.get_model("tournaments", "Round").objects.create(tournament=running, number=1)
+    low, high = (
+        Player.objects.create(name="Low", rating=1500),
+        Player.objects.create(name="High", rating=2100),
+    )
+    for t in (waiting, running):
+        Registration.objects.create(tournament=t, player=low, start_rank=1)
+        Registration.objects.create(tournament=t, player=high, start_rank=2)
+
+    after = [("tournaments", "0008_registration_rating")]
+    new = _migrate(after).loader.project_state(after).apps
+    regs = new.get_model("tournaments", "Registration").objects
+    assert {r.player.name: r.rating for r in regs.filter(tournament__slug="waiting")} == {
+        "Low": 1500,
+        "High": 2100,
+    }
+    seeded = regs.filter(tournament__slug="waiting").order_by("start_rank")
+    assert [r.player.name for r in seeded] == ["High", "Low"]
+    kept = regs.filter(tournament__slug="running").order_by("start_rank")
+    assert [r.player.name for r in kept] == ["Low", "High"]
+    _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())

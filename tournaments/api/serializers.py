@@ -3,10 +3,21 @@ games, and the bodies of the tournament's actions."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth import get_user_model
 from rest_framework import serializers
 
-from tournaments.models import AuditEntry, Club, Game, Penalty, Player, Round, Tournament
+from tournaments.models import (
+    AuditEntry,
+    Club,
+    Game,
+    Penalty,
+    Player,
+    Registration,
+    Round,
+    Tournament,
+)
 from tournaments.services import SETTINGS
 
 User = get_user_model()
@@ -75,6 +86,30 @@ class ResultSerializer(serializers.Serializer):
 
 class RegistrationSerializer(serializers.Serializer):
     player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+
+
+class EntrantSerializer(serializers.ModelSerializer):
+    """An entrant as the registrations list shows them."""
+
+    name = serializers.CharField(source="player.name", read_only=True)
+
+    class Meta:
+        model = Registration
+        fields = ["player", "name", "start_rank", "rating", "status", "first_round", "last_round"]
+        read_only_fields = fields
+
+
+class StartRankSerializer(serializers.Serializer):
+    """Either `sort` (seed again by rating) or `player` and `rank` (move one entrant)."""
+
+    sort = serializers.BooleanField(default=False)
+    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), required=False)
+    rank = serializers.IntegerField(min_value=1, max_value=100_000, required=False)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if not attrs["sort"] and ("player" not in attrs or "rank" not in attrs):
+            raise serializers.ValidationError("give sort: true, or a player and a rank")
+        return attrs
 
 
 class WithdrawalSerializer(serializers.Serializer):

@@ -22,6 +22,7 @@ from tournaments.api.serializers import (
     AuditSerializer,
     ByeRequestSerializer,
     ClubSerializer,
+    EntrantSerializer,
     GameSerializer,
     OfficialsSerializer,
     PairingEditSerializer,
@@ -33,6 +34,7 @@ from tournaments.api.serializers import (
     RevocationSerializer,
     RoundNumberSerializer,
     RoundSerializer,
+    StartRankSerializer,
     TournamentSerializer,
     WithdrawalSerializer,
 )
@@ -119,7 +121,7 @@ class TournamentViewSet(viewsets.ModelViewSet):
     def standings(self, request: Request, slug: str | None = None) -> Response:
         t = self.get_object()
         rows = selectors.standings_compute(tournament=t)
-        return Response(standings_json(rows, t.tiebreak_list))
+        return Response(standings_json(rows, t.tiebreak_list, start_ranks=True))
 
     @extend_schema(responses={200: None})
     @action(detail=True, methods=["get"])
@@ -132,19 +134,43 @@ class TournamentViewSet(viewsets.ModelViewSet):
         rounds = selectors.round_list(tournament=self.get_object())
         return Response(RoundSerializer(rounds, many=True).data)
 
-    @extend_schema(request=RegistrationSerializer, responses={201: None})
-    @action(detail=True, methods=["post"])
+    @extend_schema(
+        request=RegistrationSerializer,
+        responses={201: None, 200: EntrantSerializer(many=True)},
+    )
+    @action(detail=True, methods=["get", "post"])
     def registrations(self, request: Request, slug: str | None = None) -> Response:
+        """The entrants by start rank (GET); register a player (POST)."""
         t = self.get_object()
+        if request.method == "GET":
+            return Response(EntrantSerializer(selectors.entrant_list(tournament=t), many=True).data)
         data = RegistrationSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         reg = services.registration_create(
             tournament=t, player=data.validated_data["player"], user=request.user
         )
         return Response(
-            {"player": reg.player_id, "first_round": reg.first_round},
+            {"player": reg.player_id, "first_round": reg.first_round, "start_rank": reg.start_rank},
             status=status.HTTP_201_CREATED,
         )
+
+    @extend_schema(request=StartRankSerializer, responses={200: EntrantSerializer(many=True)})
+    @action(detail=True, methods=["post"], url_path="start-ranks")
+    def start_ranks(self, request: Request, slug: str | None = None) -> Response:
+        """Seed the entrants again by rating (`sort`), or move one to a start rank; until
+        round 1 is paired (409 after)."""
+        t = self.get_object()
+        data = StartRankSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        if data.validated_data["sort"]:
+            services.start_ranks_sort(tournament=t, user=request.user)
+        else:
+            services.start_rank_move(
+                registration=self._registration(t, data.validated_data["player"]),
+                rank=data.validated_data["rank"],
+                user=request.user,
+            )
+        return Response(EntrantSerializer(selectors.entrant_list(tournament=t), many=True).data)
 
     def _registration(self, t: Tournament, player: Player) -> Registration:
         reg = Registration.objects.filter(tournament=t, player=player).first()

@@ -10,6 +10,8 @@ from tournaments.services.entrants import (
     registration_create,
     registration_reinstate,
     registration_withdraw,
+    start_rank_move,
+    start_ranks_sort,
 )
 from tournaments.services.events import (
     SETTINGS,
@@ -58,6 +60,8 @@ __all__ = [
     "round_pairings_edit",
     "round_publish",
     "round_unpublish",
+    "start_rank_move",
+    "start_ranks_sort",
     "tournament_create",
     "tournament_import_trf",
     "tournament_update",

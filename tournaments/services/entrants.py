@@ -7,10 +7,16 @@ from typing import Any
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
+from klinzha_site.errors import Conflict
 from tournaments.audit import Action, audit_append
 from tournaments.models import ByeRequest, Club, Player, Registration, Tournament
 from tournaments.roles import user_can_arbitrate, user_is_official
-from tournaments.services.common import require_arbiter, require_official, standings_bump
+from tournaments.services.common import (
+    require_arbiter,
+    require_official,
+    standings_bump,
+    tournament_lock,
+)
 
 
 @transaction.atomic
@@ -78,14 +84,98 @@ def registration_create(
         raise ValidationError({"first_round": f"round {paired} is already paired"})
     if Registration.objects.filter(tournament=tournament, player=player).exists():
         raise ValidationError({"player": "already registered"})
-    rank = tournament.registrations.count() + 1
+    tournament_lock(tournament.pk)
+    regs = _by_start_rank(tournament)
+    if paired:
+        rank = len(regs) + 1  # a late entry joins below everyone seeded already
+    else:
+        # Before round 1 the field is seeded (seeding_key): the newcomer goes just below the
+        # last entrant seeded ahead of them, and an order the arbiter set by hand stays.
+        mine = (-player.rating, player.name.casefold())
+        ahead = [r.start_rank for r in regs if seeding_key(r)[:2] <= mine]
+        rank = max(ahead, default=0) + 1
+        for r in regs:
+            if r.start_rank >= rank:
+                r.start_rank += 1
+        Registration.objects.bulk_update(regs, ["start_rank"])
     reg = Registration(
-        tournament=tournament, player=player, first_round=first_round, start_rank=rank
+        tournament=tournament,
+        player=player,
+        first_round=first_round,
+        start_rank=rank,
+        rating=player.rating,
     )
     reg.full_clean()
     reg.save()
     standings_bump(tournament)
     return reg
+
+
+def _by_start_rank(tournament: Tournament) -> list[Registration]:
+    return list(
+        Registration.objects.filter(tournament=tournament)
+        .select_related("player")
+        .order_by("start_rank", "id")
+    )
+
+
+def seeding_key(reg: Registration) -> tuple[int, str, int]:
+    """The seeding order: rating (highest first), then name, then who registered first (the
+    Klin Zha sources know no titles; FIDE's practice seeds by rating, then title, then
+    name)."""
+    return (-reg.rating, reg.player.name.casefold(), reg.pk)
+
+
+def _ranks_check(tournament: Tournament) -> None:
+    if tournament.rounds.exists():
+        raise Conflict({"start_rank": "round 1 is paired: the start ranks are fixed"})
+
+
+def _ranks_store(
+    tournament: Tournament, order: list[Registration], user: Any
+) -> list[Registration]:
+    before = {r.player_id: r.start_rank for r in order}
+    for rank, reg in enumerate(order, start=1):
+        reg.start_rank = rank
+    Registration.objects.bulk_update(order, ["start_rank"])
+    audit_append(
+        tournament=tournament,
+        user=user,
+        action=Action.START_RANKS,
+        obj=tournament,
+        before={"start_ranks": [[r.player.name, before[r.player_id]] for r in order]},
+        after={"start_ranks": [[r.player.name, r.start_rank] for r in order]},
+    )
+    standings_bump(tournament)
+    return order
+
+
+@transaction.atomic
+def start_ranks_sort(*, tournament: Tournament, user: Any = None) -> list[Registration]:
+    """Seed the field again by rating (seeding_key), until round 1 is paired."""
+    require_arbiter(user, tournament)
+    tournament_lock(tournament.pk)
+    _ranks_check(tournament)
+    return _ranks_store(tournament, sorted(_by_start_rank(tournament), key=seeding_key), user)
+
+
+@transaction.atomic
+def start_rank_move(
+    *, registration: Registration, rank: int, user: Any = None
+) -> list[Registration]:
+    """Move one entrant to start rank `rank`, the others closing up, until round 1 is
+    paired."""
+    tournament = registration.tournament
+    require_arbiter(user, tournament)
+    tournament_lock(tournament.pk)
+    _ranks_check(tournament)
+    order = _by_start_rank(tournament)
+    if not 1 <= rank <= len(order):
+        raise ValidationError({"rank": f"a start rank from 1 to {len(order)}"})
+    moving = next(r for r in order if r.pk == registration.pk)
+    order.remove(moving)
+    order.insert(rank - 1, moving)
+    return _ranks_store(tournament, order, user)
 
 
 @transaction.atomic
