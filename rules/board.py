@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import Final
 
 # Squares are indexed in a padded layout: row r0 (0 = row A, 8 = row I) and position p
@@ -80,14 +82,12 @@ def neighbours_bb(bb: int) -> int:
     ) & BOARD
 
 
-def iter_bits(bb: int) -> list[int]:
-    """The squares of a bitboard, lowest first."""
-    out = []
+def iter_bits(bb: int) -> Iterator[int]:
+    """The squares of a bitboard, lowest first, one at a time (a loop may stop early)."""
     while bb:
         low = bb & -bb
-        out.append(low.bit_length() - 1)
+        yield low.bit_length() - 1
         bb ^= low
-    return out
 
 
 NEIGHBOURS: list[tuple[int, ...]] = [()] * NSQ
@@ -240,3 +240,19 @@ def is_straight(path: tuple[int, ...]) -> bool:
     return any(all(c[keep] == coords[0][keep] for c in coords) for keep in range(3)) and len(
         set(path)
     ) == len(path)
+
+
+@dataclass(frozen=True, slots=True)
+class Coordinates:
+    """How a board's squares are written in records: `name(square, descriptive, seat)` in
+    geometric or descriptive notation, and `table(descriptive, seat)` reading the upper-case
+    names back."""
+
+    name: Callable[[int, bool, int], str]
+    table: Callable[[bool, int], Mapping[str, int]]
+
+
+FLAT_COORDINATES: Final = Coordinates(
+    lambda sq, descriptive, seat: DESCRIPTIVE[seat][sq] if descriptive else NAME[sq],
+    lambda descriptive, seat: DESCRIPTIVE_OF[seat] if descriptive else SQUARE_OF,
+)

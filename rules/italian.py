@@ -148,10 +148,8 @@ class ItalianPosition(Position):
             return "a warrior may not be placed behind its own Blockader, between it and the Goal"
         return None
 
-    def count_legal_moves(self) -> int:
-        if self.outcome is None and self.stage()[1] == "warrior":
-            return len(self.generate_legal_moves())
-        return super().count_legal_moves()
+    def _placement_by_kind(self) -> bool:
+        return True
 
     def _check_placement(self, move: Move, side: int, what: str) -> None:
         t = move.dest
@@ -181,12 +179,7 @@ class ItalianPosition(Position):
                 "or Vanguard",
                 ART_CARRIER,
             )
-        if self.kbb[side][move.kind].bit_count() >= self.rules.squad[move.kind]:
-            raise IllegalMoveError(
-                f"all of the squad's {KIND_NAMES[move.kind]}s are already placed", "2.11"
-            )
-        if self.sq[t]:
-            raise IllegalMoveError("destination is occupied", "3.3")
+        self._check_room(side, move.kind, t)
         if self.goals_bb() & BIT[t]:
             raise IllegalMoveError(
                 "the Goal is not loaded onto a warrior during placement", ART_CARRIER
@@ -247,12 +240,12 @@ class ItalianPosition(Position):
                     break
         return reach
 
-    def _blockader_zone_bars(self, side: int) -> int:
+    def _blockader_zone_bars(self, side: int, carrying: bool = False) -> int:
         # Warriors in its field are trapped, not a bar (reminder 7); Goals still are.
         return self.goals_bb()
 
-    def _dests(self, o: int, kind: int, side: int) -> int:
-        d = super()._dests(o, kind, side)
+    def _dests(self, o: int, kind: int, side: int, carrying: bool = False) -> int:
+        d = super()._dests(o, kind, side, carrying)
         eg = self.goal[1 - side]
         if kind == BLOCKADER and eg >= 0 and self.occ[side] != BIT[o]:
             # Only a Blockader left alone on the board may capture the enemy Goal.
@@ -334,11 +327,8 @@ class ItalianPosition(Position):
         return self._attacks_goal(1 - side)
 
     def is_battle_move_safe(self, side: int, o: int, t: int, kind: int, carry: bool) -> bool:
-        if self.goal[1 - side] == t:
-            return True
-        after = self.copy()
-        after.push_battle_move(side, Move(o, t, kind, carry))
-        return not after._attacks_goal(1 - side)
+        # Trapped warriors and the carrier's crossing: only the next position tells.
+        return self._safe_by_playing(side, Move(o, t, kind, carry))
 
     def has_safe_move(self) -> bool:
         # A setup that leaves the Goal open is placed again (reminder 4), never a deadlock.

@@ -6,9 +6,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Final
 
-from rules.board import APEX, DESCRIPTIVE, DESCRIPTIVE_OF, SEATS, SQUARE_OF
+from rules.board import APEX, SEATS, Coordinates
+from rules.engines import coordinates
 from rules.errors import NotationError
 from rules.position import (
     BLOCKADER,
@@ -43,23 +45,21 @@ class Notation:
     language: str = "en"
     descriptive: bool = False
     seat: int = APEX
-    tri_level: bool = False  # cells of the tri-level board (`2:E37`), rules/trilevel.py
+    tri_level: bool = False  # cells of the tri-level board (`2:E37`)
+
+    @property
+    def coordinates(self) -> Coordinates:
+        """The board's names: the tri-level variant supplies its cells' (rules/engines.py)."""
+        return _coordinates(self.tri_level)
 
     def key(self, kind: int) -> str:
         return KEYS[self.language][kind - 1]
 
     def square(self, sq: int) -> str:
-        if self.tri_level:
-            from rules.trilevel import cell_name
-
-            return cell_name(sq, descriptive=self.descriptive, seat=self.seat)
-        return DESCRIPTIVE[self.seat][sq] if self.descriptive else _GEO_NAME[sq]
+        return self.coordinates.name(sq, self.descriptive, self.seat)
 
     def parse_square(self, text: str) -> int:
-        table = _square_table(self) if self.tri_level else None
-        if table is None:
-            table = DESCRIPTIVE_OF[self.seat] if self.descriptive else SQUARE_OF
-        sq = table.get(text.upper())
+        sq = _square_table(self).get(text.upper())
         if sq is None:
             system = f"descriptive ({SEATS[self.seat]} seat)" if self.descriptive else "geometric"
             raise NotationError(f"no triangle {text!r} in {system} notation")
@@ -72,7 +72,11 @@ class Notation:
         return kind
 
 
-_GEO_NAME: Final = {sq: name for name, sq in SQUARE_OF.items()}
+@cache
+def _coordinates(tri_level: bool) -> Coordinates:
+    return coordinates(("tri-level",) if tri_level else ())
+
+
 ENGLISH: Final = Notation()
 
 
@@ -155,12 +159,7 @@ def _square_table(notation: Notation) -> dict[str, int]:
     key = (notation.descriptive, notation.seat, notation.tri_level)
     table = _SQUARE_TABLES.get(key)
     if table is None:
-        if notation.tri_level:
-            from rules.trilevel import name_table
-
-            table = dict(name_table(descriptive=notation.descriptive, seat=notation.seat))
-        else:
-            table = dict(DESCRIPTIVE_OF[notation.seat] if notation.descriptive else SQUARE_OF)
+        table = dict(notation.coordinates.table(notation.descriptive, notation.seat))
         _SQUARE_TABLES[key] = table
     return table
 
@@ -196,23 +195,7 @@ def expected_decoration(
     `side` (the side to move unless given)."""
     if move.origin is None:
         return False, None, False
-    t = move.dest
-    if side is None:
-        side = pos.turn
-    # Reflective positions (Art. 13.7) hold pieces of no side: they decorate their own moves.
-    decoration = getattr(pos, "decoration", None)
-    if decoration is not None:
-        custom: tuple[bool, int | None, bool] = decoration(move, side)
-        return custom
-    enemy_goal = pos.goal[1 - side] == t
-    code = pos.sq[t]
-    if code:
-        return True, code & 7, enemy_goal
-    if enemy_goal:
-        return True, GOAL, True
-    if pos.goal[side] == t:
-        return False, GOAL, False
-    return False, None, False
+    return pos.decoration(move, pos.turn if side is None else side)
 
 
 def describe_move(pos: Position, move: Move) -> Ply:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Final
+from typing import ClassVar, Final
 
 from rules.board import (
     BIT,
@@ -18,6 +19,7 @@ from rules.board import (
     RAYS,
     REGION,
     REGION_BB,
+    SQUARE_OF,
     SQUARES,
     iter_bits,
     neighbours_bb,
@@ -89,6 +91,7 @@ class Rules:
     forward: bool = field(init=False, compare=False, repr=False)
     honor: bool = field(init=False, compare=False, repr=False)
     ablative: bool = field(init=False, compare=False, repr=False)
+    crowns: bool = field(init=False, compare=False, repr=False)
     cloud_bb: int = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -98,6 +101,7 @@ class Rules:
         object.__setattr__(self, "forward", "forward-placement" in v)
         object.__setattr__(self, "honor", "honor-in-setup" in v)
         object.__setattr__(self, "ablative", "ablative" in v)
+        object.__setattr__(self, "crowns", self.crown >= 0 or "kaggas-crown" in v)
         cloud_bb = 0
         if "clouded" in v:
             for c in self.clouds:
@@ -154,7 +158,9 @@ class Outcome:
 class Position:
     """A position: pieces, Goals, regions, the ply count and who placed first.
 
-    Positions are treated as values: `apply` returns a new position.
+    Positions are treated as values: `apply` returns a new position. The variants' positions
+    are subclasses that override the narrow hooks below (the `_`-methods each of which does
+    one step of generating, checking, playing or judging a move) rather than whole methods.
     """
 
     __slots__ = (
@@ -186,6 +192,20 @@ class Position:
     ablated: tuple[int, ...]
     holes: int
     crowned: int
+
+    # The board's tables by square, which a variant with a board of its own (the tri-level
+    # cells) replaces: names as records write them and read them back, and the zone of
+    # control of a Blockader standing on each square.
+    square_names: ClassVar[Sequence[str]] = NAME
+    square_of: ClassVar[Mapping[str, int]] = SQUARE_OF
+    _ZONE: ClassVar[Sequence[int]] = NB
+    # The kinds that carry their Goal (Art. 2.8), by kind.
+    _CARRIER: ClassVar[Sequence[bool]] = IS_CARRIER
+    # Whose zone of control bars a move, as its reasons say.
+    _ZONE_OWNER: ClassVar[str] = "the enemy Blockader's"
+    # Whether a battle stopped by time is decided by a count (the Italian society's) rather
+    # than by whose flag fell (Art. 6.5); see time_out_count.
+    counts_at_time_out: ClassVar[bool] = False
 
     def __init__(self, rules: Rules = LAWS, first: int = GREEN) -> None:
         self.rules = rules
@@ -220,6 +240,7 @@ class Position:
         p.crowned = self.crowned
         return p
 
+    # --- what a variant records beyond the moves ------------------------------------------------
     def take_annotations(self, comments: tuple[str, ...]) -> None:
         """Read what the movetext's comments after the next ply record beyond the move itself.
 
@@ -232,6 +253,30 @@ class Position:
         a ruleset with its own way of ending a battle (the Italian society's time-out count)
         overrides this."""
         return None
+
+    def time_out_count(self) -> tuple[int | None, str, str] | None:
+        """How a ruleset that counts at time-out (`counts_at_time_out`) decides a battle
+        stopped here: (winner, None for a tie a coin decides; what was counted; Article)."""
+        return None
+
+    def state_fields(self) -> dict[str, str]:
+        """What a variant remembers beyond pieces, Goals, ablation and the Crown (Kinta's
+        strengths), as position-string fields `key=text`."""
+        return {}
+
+    def read_state_field(self, key: str, text: str) -> bool:
+        """Read a field written by state_fields: False for a key this position has none of,
+        ValueError for a text it cannot read."""
+        return False
+
+    def report_lines(self) -> list[str]:
+        """Lines a diagram prints about what the variant keeps beyond the board (Kinta's
+        scorecard and last combat)."""
+        return []
+
+    def check_parsed(self) -> None:
+        """Raise IllegalMoveError when a position string put pieces where this variant has
+        none (the flat game takes any that fit the squads)."""
 
     # --- whose ply and what kind ------------------------------------------------------------
     def stage(self) -> tuple[int, str]:
@@ -260,22 +305,42 @@ class Position:
     def in_battle(self) -> bool:
         return self.ply >= 20
 
+    def completes_setup(self) -> bool:
+        """Whether the next ply completes its placer's setup, its move 1 for the clock (Art.
+        6.7): the Goal's placement."""
+        return self.stage()[1] == "goal"
+
     def piece_at(self, sq: int) -> tuple[int, int] | None:
         """(side, kind) of the warrior on a square, or None."""
         code = self.sq[sq]
         return None if code == 0 else (code >> 3, code & 7)
 
+    def is_carrier(self, kind: int) -> bool:
+        """Whether a warrior of `kind` carries its Goal (Art. 2.8)."""
+        return self._CARRIER[kind]
+
     def holds_goal(self, side: int, sq: int) -> bool:
         """Whether the warrior of `side` on `sq` is a carrier standing on its own Goal."""
         return sq >= 0 and self._holder(side) == sq
 
+    def goals_bb(self) -> int:
+        g = 0
+        for s in self.goal:
+            if s >= 0:
+                g |= 1 << s
+        return g
+
     # Hooks the variants' positions override; the flat game's answers are the plain ones.
+    def _colour(self, side: int) -> int:
+        """The colour of the pieces `side` places and moves: its own."""
+        return side
+
     def _holder(self, side: int) -> int:
         """The square of the warrior holding `side`'s Goal (and so able to carry it), or -1."""
         g = self.goal[side]
         if g >= 0:
             code = self.sq[g]
-            if code and code >> 3 == side and IS_CARRIER[code & 7]:
+            if code and code >> 3 == side and self._CARRIER[code & 7]:
                 return g
         return NO_SQUARE
 
@@ -283,20 +348,21 @@ class Position:
         """The squares of `side`'s warriors that may move."""
         return self.occ[side]
 
-    def _blockader_zone_bars(self, side: int) -> int:
-        """What `side`'s Blockader may not end its move with in its zone (Art. 3.11.4)."""
-        return self.occ[1 - side] | self.goals_bb()
+    def _blockader_zone_bars(self, side: int, carrying: bool = False) -> int:
+        """What `side`'s Blockader may not end its move with in its zone (Art. 3.11.4): enemy
+        warriors and Goals, but not a Goal it carries along."""
+        bars = self.occ[1 - side] | self.goals_bb()
+        if carrying and self.goal[side] >= 0:
+            bars &= ~(1 << self.goal[side])
+        return bars
 
     def _carry_dests(self, o: int, kind: int, side: int, dests: int) -> int:
         """Where the holder on `o` may take its Goal, given its destinations without it."""
         return dests & ~self._goal_forbidden()
 
-    def goals_bb(self) -> int:
-        g = 0
-        for s in self.goal:
-            if s >= 0:
-                g |= BIT[s]
-        return g
+    def _goal_to_capture(self, side: int) -> int:
+        """The square of the Goal `side` wins by moving onto (Art. 5.1.1), or -1."""
+        return self.goal[1 - side]
 
     # --- raw reach ----------------------------------------------------------------------------
     def _reach(self, o: int, kind: int, passable: int) -> int:
@@ -328,40 +394,48 @@ class Position:
         w4 = neighbours_bb(w3 & passable)
         return (w2 | w3 | w4) & ~w1 & ~BIT[o]
 
-    def _dests(self, o: int, kind: int, side: int) -> int:
-        """Legal destinations (rules.md §3-4) of the warrior on `o`, carrying aside."""
+    def _dests(self, o: int, kind: int, side: int, carrying: bool = False) -> int:
+        """Legal destinations (rules.md §3-4) of the warrior on `o`; `carrying` matters only
+        to a Blockader that carries its Goal (Kinta)."""
         enemy = 1 - side
         own = self.occ[side]
         opp = self.occ[enemy]
         eb = self.blk[enemy]
         ezoc = NB[eb] if eb >= 0 else 0
-        passable = BOARD & ~(own | opp | ezoc | self.holes)
-        d = self._reach(o, kind, passable) & ~own & ~ezoc & ~self.holes
+        holes = self.holes
+        d = self._reach(o, kind, BOARD & ~(own | opp | ezoc | holes)) & ~(own | ezoc | holes)
         if eb >= 0:
             d &= ~BIT[eb]
         clouds = self.rules.cloud_bb
         if clouds:
             d &= ~(clouds & opp)
         if kind == BLOCKADER:
-            d &= ~opp
-            g = self.goal[side]
-            if g >= 0:
-                d &= ~BIT[g]
-            bad = self._blockader_zone_bars(side)
-            ok = 0
-            dd = d
-            while dd:
-                b = dd & -dd
-                dd ^= b
-                t = b.bit_length() - 1
-                z = NB[t]
-                if z & bad:
-                    continue
-                if eb >= 0 and z & ezoc:
-                    continue
-                ok |= b
-            d = ok
+            return self._blockader_dests(side, d, carrying)
         return d
+
+    def _blockader_dests(self, side: int, reach: int, carrying: bool) -> int:
+        """Art. 3.8, 3.11.4: the squares of `reach` (free of the enemy zone) where `side`'s
+        Blockader may end: no kill, not on its own Goal unless it carries it, and its zone
+        clear of what bars it and of the enemy zone."""
+        enemy = 1 - side
+        d = reach & ~self.occ[enemy]
+        g = self.goal[side]
+        if g >= 0 and not self._CARRIER[BLOCKADER]:
+            d &= ~(1 << g)
+        bars = self._blockader_zone_bars(side, carrying)
+        eb = self.blk[enemy]
+        if eb >= 0:
+            bars |= self._ZONE[eb]
+        return self._zones_clear(d, bars)
+
+    def _zones_clear(self, squares: int, bars: int) -> int:
+        """Those of `squares` where a Blockader's zone would hold none of `bars`."""
+        zone = self._ZONE
+        ok = 0
+        for t in iter_bits(squares):
+            if not zone[t] & bars:
+                ok |= 1 << t
+        return ok
 
     def _goal_forbidden(self) -> int:
         """Squares a Goal may not end on: every zone of control, and clouds (Art. 13.4)."""
@@ -369,41 +443,48 @@ class Position:
 
     def _all_zoc(self) -> int:
         z = 0
+        zone = self._ZONE
         for b in self.blk:
             if b >= 0:
-                z |= NB[b]
+                z |= zone[b]
         return z
 
     # --- generation ---------------------------------------------------------------------------
+    def _battle_dests(self, side: int) -> Iterator[tuple[int, int, int, int]]:
+        """(origin, kind, destinations, destinations carrying the Goal) of each of `side`'s
+        warriors that may move, one warrior at a time (the deadlock test stops early)."""
+        holder = self._holder(side)
+        sqs = self.sq
+        for o in iter_bits(self._movable(side)):
+            kind = sqs[o] & 7
+            d = self._dests(o, kind, side)
+            yield o, kind, d, (self._carry_dests(o, kind, side, d) if o == holder else 0)
+
     def generate_legal_moves(self) -> list[Move]:
         """Every move rules.md §3-4 allows, safe or not (empty once the battle is over)."""
         if self.outcome is not None:
             return []
         side, what = self.stage()
         if what == "warrior":
-            out = []
-            for kind in WARRIOR_KINDS:
-                if self.kbb[side][kind].bit_count() < self.rules.squad[kind]:
-                    bb = self._placement_moves_bb(side, kind)
-                    while bb:
-                        b = bb & -bb
-                        bb ^= b
-                        out.append(Move(None, b.bit_length() - 1, kind))
-            return out
+            return [
+                Move(None, t, kind)
+                for kind in self._kinds_to_place(side)
+                for t in iter_bits(self._placement_moves_bb(side, kind))
+            ]
         if what == "goal":
             return [Move(None, s, GOAL) for s in iter_bits(self._goal_squares(side))]
         moves = []
-        holder = self._holder(side)
-        for o in iter_bits(self._movable(side)):
-            kind = self.sq[o] & 7
-            d = self._dests(o, kind, side)
-            dests = iter_bits(d)
-            for t in dests:
-                moves.append(Move(o, t, kind))
-            if o == holder:
-                for t in iter_bits(self._carry_dests(o, kind, side, d)):
-                    moves.append(Move(o, t, kind, True))
+        for o, kind, d, carry in self._battle_dests(side):
+            moves += [Move(o, t, kind) for t in iter_bits(d)]
+            if carry:
+                moves += [Move(o, t, kind, True) for t in iter_bits(carry)]
         return moves
+
+    def _kinds_to_place(self, side: int) -> list[int]:
+        """The kinds of which `side` still has warriors to place."""
+        placed = self.kbb[self._colour(side)]
+        squad = self.rules.squad
+        return [k for k in WARRIOR_KINDS if placed[k].bit_count() < squad[k]]
 
     def _placement_squares(self, side: int) -> int:
         """Empty squares where `side` may place a warrior: inside a region that holds all its
@@ -462,9 +543,18 @@ class Position:
             return ok
         return allowed
 
+    def _placement_by_kind(self) -> bool:
+        """Whether where a warrior may be placed depends on its kind (honourable placement,
+        13.8), or every kind has the same squares."""
+        return self.rules.honor
+
     def _goal_squares(self, side: int) -> int:
+        """Where `side` may place its Goal: on one of its carriers, outside every zone."""
         kb = self.kbb[side]
-        carriers = kb[FENCER] | kb[LANCER] | kb[VANGUARD]
+        carriers = 0
+        for kind in WARRIOR_KINDS:
+            if self._CARRIER[kind]:
+                carriers |= kb[kind]
         return carriers & ~self._goal_forbidden()
 
     def generate_moves(self) -> list[Move]:
@@ -496,54 +586,85 @@ class Position:
     def push(self, move: Move) -> None:
         """Play a legal `move` on this position itself."""
         side = self.stage()[0]
-        t = move.dest
         if move.origin is not None:
             self.push_battle_move(side, move)
             return
+        colour = self._colour(side)
         if move.kind == GOAL:
-            self.goal[side] = t
+            self.goal[colour] = move.dest
         else:
-            self.sq[t] = side * 8 + move.kind
-            self.occ[side] |= BIT[t]
-            self.kbb[side][move.kind] |= BIT[t]
-            if move.kind == BLOCKADER:
-                self.blk[side] = t
-            if self.region[side] < 0:
-                self.region[side] = self._region_of_squad(side)
+            self._put(colour, move.kind, move.dest)
+            if self.region[colour] < 0:
+                self.region[colour] = self._region_of_squad(colour)
         self.ply += 1
 
     def push_battle_move(self, side: int, move: Move) -> None:
-        """push for a legal battle move by `side`, whose turn it is."""
+        """push for a legal battle move by `side`, whose turn it is: the warrior moves,
+        killing what stands on its destination, then the Goals settle and the variants
+        have their say."""
         o = move.origin
         assert o is not None
         t = move.dest
-        enemy = 1 - side
         sq = self.sq
+        if sq[t]:
+            self._remove(t)
         code = sq[o]
+        colour = code >> 3
         kind = code & 7
-        ob = BIT[o]
-        tb = BIT[t]
-        victim = sq[t]
-        if victim:
-            self.occ[enemy] &= ~tb
-            self.kbb[enemy][victim & 7] &= ~tb
+        both = (1 << o) | (1 << t)
         sq[o] = 0
         sq[t] = code
-        self.occ[side] ^= ob | tb
-        self.kbb[side][kind] ^= ob | tb
+        self.occ[colour] ^= both
+        self.kbb[colour][kind] ^= both
         if kind == BLOCKADER:
-            self.blk[side] = t
+            self.blk[colour] = t
+        self._settle_goals(side, move)
+        self._end_battle_move(side, move)
+
+    def _put(self, colour: int, kind: int, sq: int) -> None:
+        """Stand a warrior of `colour` and `kind` on the empty `sq`."""
+        b = 1 << sq
+        self.sq[sq] = colour * 8 + kind
+        self.occ[colour] |= b
+        self.kbb[colour][kind] |= b
+        if kind == BLOCKADER:
+            self.blk[colour] = sq
+
+    def _remove(self, sq: int) -> None:
+        """Take the warrior on `sq` off the board (a killed Blockader takes its zone along)."""
+        code = self.sq[sq]
+        colour = code >> 3
+        kind = code & 7
+        keep = ~(1 << sq)
+        self.sq[sq] = 0
+        self.occ[colour] &= keep
+        self.kbb[colour][kind] &= keep
+        if kind == BLOCKADER:
+            self.blk[colour] = NO_SQUARE
+
+    def _settle_goals(self, side: int, move: Move) -> None:
+        """The Goals once the warrior has moved: a carried one goes along, the enemy's on
+        the destination is captured."""
         if move.carry:
-            self.goal[side] = t
-        if self.goal[enemy] == t:
-            self.goal[enemy] = CAPTURED
-            self.outcome = Outcome("capture", side)
+            self.goal[side] = move.dest
+        if self.goal[1 - side] == move.dest:
+            self._capture(side)
+
+    def _capture(self, side: int) -> None:
+        """`side` captures the enemy Goal and wins (Art. 5.1.1)."""
+        self.goal[1 - side] = CAPTURED
+        self.outcome = Outcome("capture", side)
+
+    def _end_battle_move(self, side: int, move: Move) -> None:
+        """What the variants do once a warrior has moved, ablation (13.6) and Kagga's Crown
+        (13.3); then the ply is over."""
         rules = self.rules
         if rules.ablative:
-            goal_after = self.goal[side]
-            self.holes = self._holes_after(o, goal_after)
-            self.ablated = self._ablated_after(o, goal_after)
-        if rules.crown >= 0 or "kaggas-crown" in rules.variants:
+            o = move.origin
+            assert o is not None
+            self.ablated = self._ablated_after(o, o in self.goal)
+            self.holes = _holes(self.ablated)
+        if rules.crowns:
             self._crown_after(side, move)
         self.ply += 1
 
@@ -560,6 +681,18 @@ class Position:
             self.outcome = Outcome("crown", enemy)
         elif move.carry and move.dest == crown:
             self.crowned = side
+
+    def _ablated_after(self, o: int, goal_left: bool) -> tuple[int, ...]:
+        """Art. 13.6: the ablated squares after a warrior leaves `o` (`goal_left`: leaving
+        a Goal lying there)."""
+        if goal_left:
+            # A marker cannot sit under a Goal left lying, so that triangle stays open.
+            return self.ablated
+        ablated = self.ablated + (o,)
+        limit = self.rules.ablation_limit
+        if limit and len(ablated) > limit:
+            ablated = ablated[len(ablated) - limit :]
+        return ablated
 
     # --- safety -------------------------------------------------------------------------------
     def is_in_jeopardy(self, side: int) -> bool:
@@ -654,7 +787,7 @@ class Position:
         g = self.goal[side]
         if g < 0:
             return True
-        tb = BIT[t]
+        tb = 1 << t
         if carry:
             g = t
             held = True
@@ -667,30 +800,26 @@ class Position:
         return not self._jeopardy(
             side,
             g,
-            (self.occ[side] & ~BIT[o]) | tb,
+            (self.occ[side] & ~(1 << o)) | tb,
             self.occ[enemy] & ~tb,
             ~tb,
             t if kind == BLOCKADER else self.blk[side],
             held,
-            self._holes_after(o, g) if self.rules.ablative else 0,
+            _holes(self._ablated_after(o, g == o)) if self.rules.ablative else 0,
         )
 
-    def _ablated_after(self, o: int, goal_after: int) -> tuple[int, ...]:
-        """Art. 13.6: the ablated squares after a warrior leaves `o`."""
-        if goal_after == o:
-            # A marker cannot sit under a Goal left lying, so that triangle stays open.
-            return self.ablated
-        ablated = self.ablated + (o,)
-        limit = self.rules.ablation_limit
-        if limit and len(ablated) > limit:
-            ablated = ablated[len(ablated) - limit :]
-        return ablated
+    def _after(self, side: int, move: Move) -> Position:
+        """The position after a legal battle move by `side`."""
+        p = self.copy()
+        p.push_battle_move(side, move)
+        return p
 
-    def _holes_after(self, o: int, goal_after: int) -> int:
-        holes = 0
-        for a in self._ablated_after(o, goal_after):
-            holes |= BIT[a]
-        return holes
+    def _safe_by_playing(self, side: int, move: Move) -> bool:
+        """is_battle_move_safe judged on the position after the move: for the variants whose
+        threats the flat game's shortcut cannot see (combats, trapped warriors, one Goal)."""
+        if move.dest == self._goal_to_capture(side):
+            return True
+        return not self._after(side, move).is_in_jeopardy(side)
 
     def is_safe(self, move: Move) -> bool:
         """Whether a legal move captures the enemy Goal or leaves the own Goal out of jeopardy."""
@@ -713,21 +842,22 @@ class Position:
             if not self._needs_safety_check():
                 return self.count_legal_moves() > 0
             return any(self.is_safe(m) for m in self.generate_legal_moves())
-        holder = self._holder(side)
-        sqs = self.sq
-        own = self._movable(side)
-        while own:
-            b = own & -own
-            own ^= b
-            o = b.bit_length() - 1
-            kind = sqs[o] & 7
-            d = self._dests(o, kind, side)
-            carry = self._carry_dests(o, kind, side, d) if o == holder else 0
-            for t in iter_bits(d):
-                if self.is_battle_move_safe(side, o, t, kind, False):
-                    return True
+        return self._any_safe(side, self._battle_dests(side))
+
+    def _any_safe(self, side: int, dests: Iterable[tuple[int, int, int, int]]) -> bool:
+        """Whether one of the battle moves `dests` (as _battle_dests gives them) is safe."""
+        safe = self.is_battle_move_safe
+        g = self._goal_to_capture(side)
+        target = 1 << g if g >= 0 else 0
+        for o, kind, d, carry in dests:
+            if d & target:
+                return True  # capturing the Goal is always safe
+            # Carrying the Goal away is the likeliest way out of jeopardy: try that first.
             for t in iter_bits(carry):
-                if self.is_battle_move_safe(side, o, t, kind, True):
+                if safe(side, o, t, kind, True):
+                    return True
+            for t in iter_bits(d):
+                if safe(side, o, t, kind, False):
                     return True
         return False
 
@@ -759,82 +889,132 @@ class Position:
         self.check_battle_move(side, move)
 
     def check_battle_move(self, side: int, move: Move) -> None:
-        """check_move for a battle move by `side`, whose turn it is."""
-        o, t = move.origin, move.dest
+        """check_move for a battle move by `side`, whose turn it is, step by step."""
+        kind = self._check_mover(side, move)
+        friends, foes, foe_blockader = self._sides(side, kind)
+        zone = self._ZONE[foe_blockader] if foe_blockader >= 0 else 0
+        self._check_destination(move, kind, friends, foes, foe_blockader, zone)
+        self._check_path(side, move, kind, zone)
+        if kind == BLOCKADER:
+            self._check_blockader_move(side, move, foes, zone)
+        if move.carry:
+            self._check_carried_goal(move, kind, zone)
+
+    def _check_mover(self, side: int, move: Move) -> int:
+        """The kind of the warrior `move` takes, which must be `side`'s, of the kind written,
+        and holding its Goal if it carries one (Art. 3.1, 2.8, 3.11.1, Appendix C)."""
+        o = move.origin
         assert o is not None
+        names = self.square_names
         code = self.sq[o]
         if not code or code >> 3 != side:
-            raise IllegalMoveError(f"no warrior of the side to move on {NAME[o]}", "3.1")
+            raise IllegalMoveError(f"no warrior of the side to move on {names[o]}", "3.1")
         kind = code & 7
         if move.kind != kind:
             raise IllegalMoveError(
-                f"the warrior on {NAME[o]} is a {KIND_NAMES[kind]}, not a {KIND_NAMES[move.kind]}",
+                f"the warrior on {names[o]} is a {KIND_NAMES[kind]}, not a {KIND_NAMES[move.kind]}",
                 "Appendix C",
             )
-        holds = self._holder(side) == o
-        if move.carry and not holds:
-            if not IS_CARRIER[kind]:
+        if move.carry and self._holder(side) != o:
+            if not self._CARRIER[kind]:
                 raise IllegalMoveError(f"a {KIND_NAMES[kind]} cannot carry the Goal", "2.8")
-            raise IllegalMoveError(f"the {KIND_NAMES[kind]} on {NAME[o]} holds no Goal", "3.11.1")
-        enemy = 1 - side
-        eb = self.blk[enemy]
-        ezoc = NB[eb] if eb >= 0 else 0
-        tb = BIT[t]
-        if t == o:
-            raise IllegalMoveError("a move must leave its triangle", "3.7")
-        if self.occ[side] & tb:
-            raise IllegalMoveError("destination holds a warrior of the mover's side", "3.3")
-        if eb == t:
-            raise IllegalMoveError("nothing kills a Blockader", "3.11.4")
-        if ezoc & tb:
-            raise IllegalMoveError("destination is in the enemy Blockader's zone of control", "3.5")
-        if self.holes & tb:
-            raise IllegalMoveError(f"{NAME[t]} is ablated", "13.6")
-        if self.rules.cloud_bb & tb & self.occ[enemy]:
-            raise IllegalMoveError("a warrior in a cloud cannot be killed", "13.4")
-        occ_all = self.occ[0] | self.occ[1]
-        open_board = BOARD & ~self.holes
-        passable = open_board & ~(occ_all | ezoc)
-        if not self._reach(o, kind, passable) & tb:
-            if self._reach(o, kind, open_board) & tb:
-                if self._reach(o, kind, open_board & ~ezoc) & tb:
-                    raise IllegalMoveError(
-                        f"the {KIND_NAMES[kind]}'s path to {NAME[t]} is blocked", MOVE_ARTICLE[kind]
-                    )
-                raise IllegalMoveError(
-                    f"the {KIND_NAMES[kind]}'s path to {NAME[t]} crosses the enemy Blockader's "
-                    "zone of control",
-                    "3.5",
-                )
-            raise IllegalMoveError(
-                f"a {KIND_NAMES[kind]} cannot move from {NAME[o]} to {NAME[t]}",
-                MOVE_ARTICLE[kind],
-            )
-        if kind == BLOCKADER:
-            if self.occ[enemy] & tb:
-                raise IllegalMoveError("a Blockader kills nothing", "3.11.4")
-            if self.goal[side] == t:
-                raise IllegalMoveError("a Blockader may not end on its own Goal", "3.11.4")
-            self._check_blockader_end(side, NB[t], ezoc, self.goals_bb())
-        if move.carry and tb & self._all_zoc():
-            raise IllegalMoveError(
-                "a carried Goal may not end in a Blockader's zone of control", "3.6"
-            )
-        if move.carry and tb & self.rules.cloud_bb:
-            raise IllegalMoveError("the Goal may not be moved into a cloud", "13.4")
+            raise IllegalMoveError(f"the {KIND_NAMES[kind]} on {names[o]} holds no Goal", "3.11.1")
+        return kind
 
-    def _check_blockader_end(self, side: int, zone: int, ezoc: int, goals: int) -> None:
-        """Art. 3.8, 3.11.4: what a Blockader's `zone` may not hold where its move ends."""
-        if zone & self.occ[1 - side]:
+    def _sides(self, side: int, kind: int) -> tuple[int, int, int]:
+        """(the mover's fellow warriors, the warriors it may kill, the Blockader whose zone
+        bars it) for a warrior of `kind` moved by `side`."""
+        enemy = 1 - side
+        return self.occ[side], self.occ[enemy], self.blk[enemy]
+
+    def _check_destination(
+        self, move: Move, kind: int, friends: int, foes: int, foe_blockader: int, zone: int
+    ) -> None:
+        """What the destination itself may not be (Art. 3.3, 3.5, 3.7, 13.4, 13.6)."""
+        t = move.dest
+        tb = 1 << t
+        if t == move.origin:
+            raise IllegalMoveError("a move must leave its triangle", "3.7")
+        if friends & tb:
+            raise IllegalMoveError("destination holds a warrior of the mover's side", "3.3")
+        if t == foe_blockader:
+            self._check_attack_on_blockader(kind)
+        if zone & tb:
+            raise IllegalMoveError(f"destination is in {self._ZONE_OWNER} zone of control", "3.5")
+        if self.holes & tb:
+            raise IllegalMoveError(f"{self.square_names[t]} is ablated", "13.6")
+        if self.rules.cloud_bb & tb & foes:
+            raise IllegalMoveError("a warrior in a cloud cannot be killed", "13.4")
+
+    def _check_attack_on_blockader(self, kind: int) -> None:
+        """Whether a warrior of `kind` may move onto the enemy Blockader: never (3.11.4)."""
+        raise IllegalMoveError("nothing kills a Blockader", "3.11.4")
+
+    def _check_path(self, side: int, move: Move, kind: int, zone: int) -> None:
+        """The warrior must reach the destination by a path of its kind whose triangles
+        before the destination are empty and outside `zone` (Art. 3.5, 3.11)."""
+        o, t = move.origin, move.dest
+        assert o is not None
+        tb = 1 << t
+        open_board = BOARD & ~self.holes
+        if self._reach(o, kind, open_board & ~(self.occ[0] | self.occ[1] | zone)) & tb:
+            return
+        name = KIND_NAMES[kind]
+        if not self._reach(o, kind, open_board) & tb:
+            raise IllegalMoveError(
+                f"a {name} cannot move from {NAME[o]} to {NAME[t]}", MOVE_ARTICLE[kind]
+            )
+        if self._reach(o, kind, open_board & ~zone) & tb:
+            raise IllegalMoveError(f"the {name}'s path to {NAME[t]} is blocked", MOVE_ARTICLE[kind])
+        raise IllegalMoveError(
+            f"the {name}'s path to {NAME[t]} crosses {self._ZONE_OWNER} zone of control", "3.5"
+        )
+
+    def _check_blockader_move(self, side: int, move: Move, foes: int, zone: int) -> None:
+        """Art. 3.8, 3.11.4: a Blockader kills nothing, ends off its own Goal (unless it
+        carries it), and its zone may then hold no enemy warrior and no Goal and may not
+        overlap the enemy's `zone`."""
+        o, t = move.origin, move.dest
+        assert o is not None
+        if foes & (1 << t):
+            raise IllegalMoveError("a Blockader kills nothing", "3.11.4")
+        if self.goal[side] == t and not self._CARRIER[BLOCKADER]:
+            raise IllegalMoveError("a Blockader may not end on its own Goal", "3.11.4")
+        goals = self.goals_bb()
+        if move.carry:
+            # The Goal it carries comes along, out of its zone.
+            goals &= ~(1 << o)
+        z = self._ZONE[t]
+        if z & foes:
             raise IllegalMoveError(
                 "a Blockader may not end with an enemy warrior in its zone of control", "3.11.4"
             )
-        if zone & goals:
+        if z & goals:
             raise IllegalMoveError(
                 "a Blockader may not end with a Goal in its zone of control", "3.11.4"
             )
-        if zone & ezoc:
+        if z & zone:
             raise IllegalMoveError("the Blockaders' zones of control may not overlap", "3.8")
+
+    def _check_carried_goal(self, move: Move, kind: int, zone: int) -> None:
+        """Art. 3.6, 13.4: a carried Goal may not end in a zone of control or a cloud."""
+        tb = 1 << move.dest
+        # A carrying Blockader (Kinta) takes its own zone along: only the enemy's counts.
+        if tb & (zone if kind == BLOCKADER else self._all_zoc()):
+            raise IllegalMoveError(
+                "a carried Goal may not end in a Blockader's zone of control", "3.6"
+            )
+        if tb & self.rules.cloud_bb:
+            raise IllegalMoveError("the Goal may not be moved into a cloud", "13.4")
+
+    def _check_room(self, colour: int, kind: int, t: int) -> None:
+        """Art. 2.11, 3.3: a warrior of `kind` still to place, and an empty `t` for it."""
+        if self.kbb[colour][kind].bit_count() >= self.rules.squad[kind]:
+            raise IllegalMoveError(
+                f"all of the squad's {KIND_NAMES[kind]}s are already placed", "2.11"
+            )
+        if self.sq[t]:
+            raise IllegalMoveError("destination is occupied", "3.3")
 
     def _check_placement(self, move: Move, side: int, what: str) -> None:
         t = move.dest
@@ -844,25 +1024,20 @@ class Position:
             if what != "goal":
                 raise IllegalMoveError("the Goal is placed after all warriors are placed", "2.6")
             code = self.sq[t]
-            if not code or code >> 3 != side or not IS_CARRIER[code & 7]:
+            if not code or code >> 3 != side or not self._CARRIER[code & 7]:
                 raise IllegalMoveError(
                     "the Goal must be placed with one of the placer's carriers", "2.6"
                 )
-            if BIT[t] & self._all_zoc():
+            if (1 << t) & self._all_zoc():
                 raise IllegalMoveError(
                     "a Goal may not be placed in a Blockader's zone of control", "3.6"
                 )
-            if BIT[t] & self.rules.cloud_bb:
+            if (1 << t) & self.rules.cloud_bb:
                 raise IllegalMoveError("a Goal may not be placed in a cloud", "13.4")
             return
         if what != "warrior":
             raise IllegalMoveError("all warriors are placed; the Goal comes next", "2.6")
-        if self.kbb[side][move.kind].bit_count() >= self.rules.squad[move.kind]:
-            raise IllegalMoveError(
-                f"all of the squad's {KIND_NAMES[move.kind]}s are already placed", "2.11"
-            )
-        if self.sq[t]:
-            raise IllegalMoveError("destination is occupied", "3.3")
+        self._check_room(side, move.kind, t)
         if not self._placement_squares(side) & BIT[t]:
             if REGION[t] is None and not self.rules.forward:
                 raise IllegalMoveError(
@@ -880,6 +1055,23 @@ class Position:
                 "13.8",
             )
 
+    # --- describing a move ---------------------------------------------------------------------
+    def decoration(self, move: Move, side: int) -> tuple[bool, int | None, bool]:
+        """(kill mark, destination key, '!') that Appendix C asks for when `side` plays the
+        legal `move` here."""
+        if move.origin is None:
+            return False, None, False
+        t = move.dest
+        capture = t == self._goal_to_capture(side)
+        code = self.sq[t]
+        if code:
+            return True, code & 7, capture
+        if capture:
+            return True, GOAL, True
+        if self.goal[side] == t:
+            return False, GOAL, False
+        return False, None, False
+
     # --- counting -----------------------------------------------------------------------------
     def count_legal_moves(self) -> int:
         """The number of moves rules.md §3-4 allow, safety aside."""
@@ -887,38 +1079,27 @@ class Position:
             return 0
         side, what = self.stage()
         if what == "warrior":
-            squad = self.rules.squad
-            if self.rules.honor:
-                return sum(
-                    self._placement_moves_bb(side, k).bit_count()
-                    for k in WARRIOR_KINDS
-                    if self.kbb[side][k].bit_count() < squad[k]
-                )
-            kinds = sum(1 for k in WARRIOR_KINDS if self.kbb[side][k].bit_count() < squad[k])
-            return kinds * self._placement_squares(side).bit_count()
+            kinds = self._kinds_to_place(side)
+            if self._placement_by_kind():
+                return sum(self._placement_moves_bb(side, k).bit_count() for k in kinds)
+            return len(kinds) * self._placement_squares(side).bit_count()
         if what == "goal":
             return self._goal_squares(side).bit_count()
-        n = 0
-        holder = self._holder(side)
-        sqs = self.sq
-        own = self._movable(side)
-        while own:
-            b = own & -own
-            own ^= b
-            o = b.bit_length() - 1
-            kind = sqs[o] & 7
-            d = self._dests(o, kind, side)
-            n += d.bit_count()
-            if o == holder:
-                n += self._carry_dests(o, kind, side, d).bit_count()
-        return n
+        return _count(self._battle_dests(side))
 
     def count_moves(self) -> int:
         """The number of moves accepted here (perft at depth 1)."""
-        if self.rules.strict_safety and self._needs_safety_check():
+        needs_safety = self._needs_safety_check()
+        if self.rules.strict_safety and needs_safety:
             return sum(1 for m in self.generate_legal_moves() if self.is_safe(m))
+        side, what = self.stage()
+        if what == "battle" and needs_safety and self.outcome is None:
+            # Counting and the deadlock test share the destinations.
+            dests = list(self._battle_dests(side))
+            n = _count(dests)
+            return n if n and self._any_safe(side, dests) else 0
         n = self.count_legal_moves()
-        if n and self._needs_safety_check() and not self.has_safe_move():
+        if n and needs_safety and not self.has_safe_move():
             return 0
         return n
 
@@ -948,3 +1129,19 @@ class Position:
 
     def __hash__(self) -> int:
         return hash((self.rules, self.first, self.ply, tuple(self.sq), tuple(self.goal)))
+
+
+def _count(dests: Iterable[tuple[int, int, int, int]]) -> int:
+    """The number of battle moves in `dests` (as Position._battle_dests gives them)."""
+    n = 0
+    for _o, _kind, d, carry in dests:
+        n += d.bit_count() + carry.bit_count()
+    return n
+
+
+def _holes(ablated: tuple[int, ...]) -> int:
+    """The bitboard of the ablated squares."""
+    holes = 0
+    for a in ablated:
+        holes |= 1 << a
+    return holes

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Final
+from typing import ClassVar, Final
 
 from rules.board import (
     BIT,
@@ -14,28 +14,22 @@ from rules.board import (
     NAME,
     NB,
     REGION_BB,
-    iter_bits,
     neighbours_bb,
 )
 from rules.errors import IllegalMoveError
 from rules.position import (
     BLOCKADER,
-    CAPTURED,
     FENCER,
     FLIER,
     GOAL,
     IS_CARRIER,
-    KIND_NAMES,
     LANCER,
     LANCER_RAYS,
-    MOVE_ARTICLE,
     NO_SQUARE,
     SQUAD,
     SWIFT,
     VANGUARD,
-    WARRIOR_KINDS,
     Move,
-    Outcome,
     Position,
     Rules,
 )
@@ -92,6 +86,9 @@ class ReflectivePosition(Position):
 
     __slots__ = ()
 
+    # The one Blockader belongs to both combatants: its zone is no enemy's.
+    _ZONE_OWNER: ClassVar[str] = "the Blockader's"
+
     def __init__(self, rules: Rules, first: int = 0) -> None:
         check_combination(rules.variants, rules.crown)
         super().__init__(rules, first)
@@ -126,24 +123,6 @@ class ReflectivePosition(Position):
         setup, its move 1 for the clock (Art. 6.7): ply 9 for the second placer, ply 10 for
         the first."""
         return self.ply in (SETUP_PLIES - 2, SETUP_PLIES - 1)
-
-    def holds_goal(self, side: int, sq: int) -> bool:
-        """Whether a carrier stands on the Goal's triangle (pieces have no side here)."""
-        return self.goal[self.first] == sq and IS_CARRIER[self.sq[sq] & 7]
-
-    def decoration(self, move: Move, side: int) -> tuple[bool, int | None, bool]:
-        """(kill mark, destination key, '!') for Appendix C: every other warrior is an
-        enemy, and so is the Goal unless the mover carries it."""
-        if move.origin is None:
-            return False, None, False
-        t = move.dest
-        capture = self.goal[self.first] == t and not move.carry
-        code = self.sq[t]
-        if code:
-            return True, code & 7, capture
-        if capture:
-            return True, GOAL, True
-        return False, None, False
 
     def check_parsed(self) -> None:
         """Raise IllegalMoveError when a position string put pieces where this variant has
@@ -223,13 +202,8 @@ class ReflectivePosition(Position):
                 "reads it)",
                 "13.7",
             )
-        if self.kbb[squad][move.kind].bit_count() >= SQUAD[move.kind]:
-            raise IllegalMoveError(
-                f"all of the squad's {KIND_NAMES[move.kind]}s are already placed", "2.11"
-            )
+        self._check_room(squad, move.kind, t)
         tb = BIT[t]
-        if self.sq[t]:
-            raise IllegalMoveError("destination is occupied", "3.3")
         if not self._shared_placement_squares() & tb:
             if BORDER_BB & tb and not self.rules.forward:
                 raise IllegalMoveError(
@@ -249,8 +223,32 @@ class ReflectivePosition(Position):
                 "a Blockader may not be placed with the Goal in its zone of control", "3.6"
             )
 
-    # --- battle moves -------------------------------------------------------------------------
-    def _rdests(self, o: int, kind: int) -> int:
+    # --- battle moves: every other warrior is an enemy, so the hooks see no friends -------------
+    def _colour(self, side: int) -> int:
+        return self.first
+
+    def _holder(self, side: int) -> int:
+        # Pieces have no side here: whoever moves commands the carrier on the one Goal.
+        g = self.goal[self.first]
+        return g if g >= 0 and IS_CARRIER[self.sq[g] & 7] else NO_SQUARE
+
+    def _movable(self, side: int) -> int:
+        return self.occ[self.first]
+
+    def _placement_moves_bb(self, side: int, kind: int) -> int:
+        return self._kind_squares(kind)
+
+    def _placement_by_kind(self) -> bool:
+        return True
+
+    def _goal_squares(self, side: int) -> int:
+        return self.occ[self.first]
+
+    def _goal_to_capture(self, side: int) -> int:
+        # The one Goal is everyone's (its carrier never ends a move on its own triangle).
+        return self.goal[self.first]
+
+    def _dests(self, o: int, kind: int, side: int, carrying: bool = False) -> int:
         """Legal destinations of the warrior on `o`, carrying aside: every other warrior is
         an enemy, and the Blockader's zone blocks everyone but the Blockader (13.7's 3.1)."""
         squad = self.first
@@ -260,15 +258,7 @@ class ReflectivePosition(Position):
         if kind == BLOCKADER:
             passable = BOARD & ~(occ | holes)
             d = self._reach(o, kind, passable) & ~holes & ~occ
-            bad = (occ & ~BIT[o]) | self._goal_bb()
-            ok = 0
-            dd = d
-            while dd:
-                tb = dd & -dd
-                dd ^= tb
-                if not NB[tb.bit_length() - 1] & bad:
-                    ok |= tb
-            return ok
+            return self._zones_clear(d, (occ & ~BIT[o]) | self._goal_bb())
         zoc = NB[b] if b >= 0 else 0
         passable = BOARD & ~(occ | zoc | holes)
         d = self._reach(o, kind, passable) & ~zoc & ~holes
@@ -283,177 +273,42 @@ class ReflectivePosition(Position):
         g = self.goal[self.first]
         return BIT[g] if g >= 0 else 0
 
-    def generate_legal_moves(self) -> list[Move]:
-        if self.outcome is not None:
-            return []
-        _side, what = self.stage()
-        squad = self.first
-        if what == "warrior":
-            out = []
-            for kind in WARRIOR_KINDS:
-                for t in iter_bits(self._kind_squares(kind)):
-                    out.append(Move(None, t, kind))
-            return out
-        if what == "goal":
-            return [Move(None, s, GOAL) for s in iter_bits(self.occ[squad])]
-        moves = []
-        g = self.goal[squad]
-        for o in iter_bits(self.occ[squad]):
-            kind = self.sq[o] & 7
-            d = self._rdests(o, kind)
-            for t in iter_bits(d):
-                moves.append(Move(o, t, kind))
-            if o == g and IS_CARRIER[kind]:
-                for t in iter_bits(d & ~self._goal_forbidden()):
-                    moves.append(Move(o, t, kind, True))
-        return moves
-
-    def count_legal_moves(self) -> int:
-        if self.outcome is not None:
-            return 0
-        _side, what = self.stage()
-        squad = self.first
-        if what == "warrior":
-            return sum(self._kind_squares(k).bit_count() for k in WARRIOR_KINDS)
-        if what == "goal":
-            return self.occ[squad].bit_count()
-        n = 0
-        g = self.goal[squad]
-        for o in iter_bits(self.occ[squad]):
-            kind = self.sq[o] & 7
-            d = self._rdests(o, kind)
-            n += d.bit_count()
-            if o == g and IS_CARRIER[kind]:
-                n += (d & ~self._goal_forbidden()).bit_count()
-        return n
-
-    def check_battle_move(self, side: int, move: Move) -> None:
-        o, t = move.origin, move.dest
-        assert o is not None
-        squad = self.first
-        code = self.sq[o]
-        if not code:
-            raise IllegalMoveError(f"no warrior on {NAME[o]}", "3.1")
-        kind = code & 7
-        if move.kind != kind:
-            raise IllegalMoveError(
-                f"the warrior on {NAME[o]} is a {KIND_NAMES[kind]}, not a {KIND_NAMES[move.kind]}",
-                "Appendix C",
-            )
-        if move.carry and not (self.goal[squad] == o and IS_CARRIER[kind]):
-            if not IS_CARRIER[kind]:
-                raise IllegalMoveError(f"a {KIND_NAMES[kind]} cannot carry the Goal", "2.8")
-            raise IllegalMoveError(f"the {KIND_NAMES[kind]} on {NAME[o]} holds no Goal", "3.11.1")
-        if t == o:
-            raise IllegalMoveError("a move must leave its triangle", "3.7")
-        occ = self.occ[squad]
-        b = self.blk[squad]
-        tb = BIT[t]
-        blockader = kind == BLOCKADER
-        zoc = NB[b] if b >= 0 and not blockader else 0
-        if not blockader and b == t:
-            raise IllegalMoveError("nothing kills a Blockader", "3.11.4")
-        if zoc & tb:
-            raise IllegalMoveError("destination is in the Blockader's zone of control", "3.5")
-        if self.holes & tb:
-            raise IllegalMoveError(f"{NAME[t]} is ablated", "13.6")
-        if self.rules.cloud_bb & tb & occ:
-            raise IllegalMoveError("a warrior in a cloud cannot be killed", "13.4")
-        open_board = BOARD & ~self.holes
-        passable = open_board & ~(occ | zoc)
-        if not self._reach(o, kind, passable) & tb:
-            if self._reach(o, kind, open_board) & tb:
-                if self._reach(o, kind, open_board & ~zoc) & tb:
-                    raise IllegalMoveError(
-                        f"the {KIND_NAMES[kind]}'s path to {NAME[t]} is blocked", MOVE_ARTICLE[kind]
-                    )
-                raise IllegalMoveError(
-                    f"the {KIND_NAMES[kind]}'s path to {NAME[t]} crosses the Blockader's zone "
-                    "of control",
-                    "3.5",
-                )
-            raise IllegalMoveError(
-                f"a {KIND_NAMES[kind]} cannot move from {NAME[o]} to {NAME[t]}",
-                MOVE_ARTICLE[kind],
-            )
-        if blockader:
-            if occ & tb:
-                raise IllegalMoveError("a Blockader kills nothing", "3.11.4")
-            z = NB[t]
-            if z & occ & ~BIT[o]:
-                raise IllegalMoveError(
-                    "a Blockader may not end with a warrior in its zone of control (every "
-                    "other warrior is its enemy, 13.7)",
-                    "3.11.4",
-                )
-            if z & self._goal_bb():
-                raise IllegalMoveError(
-                    "a Blockader may not end with a Goal in its zone of control", "3.11.4"
-                )
-        if move.carry and tb & self._all_zoc():
-            raise IllegalMoveError(
-                "a carried Goal may not end in a Blockader's zone of control", "3.6"
-            )
-        if move.carry and tb & self.rules.cloud_bb:
-            raise IllegalMoveError("the Goal may not be moved into a cloud", "13.4")
-
-    # --- applying -----------------------------------------------------------------------------
-    def push(self, move: Move) -> None:
-        side = self.stage()[0]
-        if move.origin is not None:
-            self.push_battle_move(side, move)
-            return
-        squad = self.first
-        t = move.dest
-        if move.kind == GOAL:
-            self.goal[squad] = t
-        else:
-            self.sq[t] = squad * 8 + move.kind
-            self.occ[squad] |= BIT[t]
-            self.kbb[squad][move.kind] |= BIT[t]
-            if move.kind == BLOCKADER:
-                self.blk[squad] = t
-            if self.region[squad] < 0:
-                self.region[squad] = self._region_of_squad(squad)
-        self.ply += 1
-
-    def push_battle_move(self, side: int, move: Move) -> None:
+    def _check_mover(self, side: int, move: Move) -> int:
         o = move.origin
         assert o is not None
-        t = move.dest
+        if not self.sq[o]:
+            raise IllegalMoveError(f"no warrior on {NAME[o]}", "3.1")
+        return super()._check_mover(self.first, move)
+
+    def _sides(self, side: int, kind: int) -> tuple[int, int, int]:
+        # The Blockader's zone bars every warrior but the Blockader itself.
+        return 0, self.occ[self.first], NO_SQUARE if kind == BLOCKADER else self.blk[self.first]
+
+    def _check_blockader_move(self, side: int, move: Move, foes: int, zone: int) -> None:
+        o, t = move.origin, move.dest
+        assert o is not None
+        if foes & BIT[t]:
+            raise IllegalMoveError("a Blockader kills nothing", "3.11.4")
+        z = NB[t]
+        if z & foes & ~BIT[o]:
+            raise IllegalMoveError(
+                "a Blockader may not end with a warrior in its zone of control (every "
+                "other warrior is its enemy, 13.7)",
+                "3.11.4",
+            )
+        if z & self._goal_bb():
+            raise IllegalMoveError(
+                "a Blockader may not end with a Goal in its zone of control", "3.11.4"
+            )
+
+    def _settle_goals(self, side: int, move: Move) -> None:
         squad = self.first
-        sq = self.sq
-        code = sq[o]
-        kind = code & 7
-        ob = BIT[o]
-        tb = BIT[t]
-        kb = self.kbb[squad]
-        victim = sq[t]
-        if victim:
-            self.occ[squad] &= ~tb
-            kb[victim & 7] &= ~tb
-        sq[o] = 0
-        sq[t] = code
-        self.occ[squad] ^= ob | tb
-        kb[kind] ^= ob | tb
-        if kind == BLOCKADER:
-            self.blk[squad] = t
-        captured = False
         if move.carry:
-            self.goal[squad] = t
-        elif self.goal[squad] == t:
-            captured = True
+            self.goal[squad] = move.dest
+        elif self.goal[squad] == move.dest:
+            # The one Goal is captured: it is recorded as the loser's (see the class).
             self.goal[squad] = NO_SQUARE
-            self.goal[1 - side] = CAPTURED
-            self.outcome = Outcome("capture", side)
-        rules = self.rules
-        if rules.ablative:
-            goal_after = NO_SQUARE if captured else self.goal[squad]
-            self.holes = self._holes_after(o, goal_after)
-            self.ablated = self._ablated_after(o, goal_after)
-        if rules.crown >= 0:
-            self._crown_after(side, move)
-        self.ply += 1
+            self._capture(side)
 
     # --- safety -------------------------------------------------------------------------------
     def goal_capturable(self) -> bool:
@@ -516,50 +371,10 @@ class ReflectivePosition(Position):
     def is_battle_move_safe(self, side: int, o: int, t: int, kind: int, carry: bool) -> bool:
         """Art. 3.9 read for one shared Goal: a move is safe when it captures the Goal or
         leaves the opponent no capture of it on their next move."""
-        if self.goal[self.first] == t and not carry:
-            return True
-        after = self.copy()
-        after.push_battle_move(side, Move(o, t, kind, carry))
-        if after.outcome is not None:
-            return True
-        return not after.goal_capturable()
-
-    def is_safe(self, move: Move) -> bool:
-        if move.origin is None:
-            # Placements are always safe: no battle move follows a placement by the
-            # other combatant before both have placed (the first placer places last).
-            return True
-        side = self.stage()[0]
-        return self.is_battle_move_safe(side, move.origin, move.dest, move.kind, move.carry)
+        return self._safe_by_playing(side, Move(o, t, kind, carry))
 
     def _needs_safety_check(self) -> bool:
         return self.stage()[1] == "battle"
-
-    def has_safe_move(self) -> bool:
-        if self.outcome is not None:
-            return False
-        side, what = self.stage()
-        if what != "battle":
-            return self.count_legal_moves() > 0
-        squad = self.first
-        g = self.goal[squad]
-        forbidden = self._goal_forbidden()
-        for o in iter_bits(self.occ[squad]):
-            kind = self.sq[o] & 7
-            d = self._rdests(o, kind)
-            if g >= 0 and d & BIT[g]:
-                return True  # capturing the Goal is always safe
-            holder = o == g and IS_CARRIER[kind]
-            for t in iter_bits(d):
-                if self.is_battle_move_safe(side, o, t, kind, False):
-                    return True
-                if (
-                    holder
-                    and not BIT[t] & forbidden
-                    and self.is_battle_move_safe(side, o, t, kind, True)
-                ):
-                    return True
-        return False
 
 
 __all__ = ["REFUSED", "ReflectivePosition", "check_combination", "combination_reason"]

@@ -12,7 +12,7 @@ from rules.diagram import cell_token, status_lines
 from rules.notation import ENGLISH, Notation
 from rules.position import Move, Position
 from rules.svg import BORDER_FILL, REGION_FILL, SIDE_FILL, SIDE_TEXT, ZOC_FILL
-from rules.trilevel import CELL_NAME, CELLS_OF_LEVEL, FLAT_OF, FLOOR, LEVEL_OF, LEVELS, ZOC
+from rules.trilevel_board import CELL_NAME, CELLS_OF_LEVEL, FLAT_OF, FLOOR, LEVEL_OF, LEVELS, ZOC
 
 _KEYS = ("", "Fe", "L", "S", "Fl", "V", "B")
 COVERED_FILL = "#8d8d8d"

@@ -538,7 +538,7 @@ def _free_in_region(pos: ItalianPosition) -> int:
     from rules.board import REGION_BB
 
     free = REGION_BB[pos.region[GREEN]] & ~(pos.occ[0] | pos.occ[1] | pos.goals_bb())
-    return iter_bits(free)[0]
+    return next(iter_bits(free))
 
 
 assert GOAL and SWIFT  # kinds used through KEY

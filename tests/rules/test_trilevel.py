@@ -209,7 +209,7 @@ def ref_dests(pos: TriLevelPosition, where: str) -> set[str]:
 
 # --- geometry -------------------------------------------------------------------------------
 def test_levels_rims_and_inner_spaces():
-    from rules.trilevel import CELLS_OF_LEVEL, FLOOR, INNER_BB, LEVEL_BB, RIM_BB
+    from rules.trilevel_board import CELLS_OF_LEVEL, FLOOR, INNER_BB, LEVEL_BB, RIM_BB
 
     assert [len(CELLS_OF_LEVEL[lv]) for lv in (1, 2, 3)] == [81, 36, 9] and len(CELLS) == 126
     assert [INNER_BB[lv].bit_count() for lv in (1, 2, 3)] == [36, 9, 0]
@@ -226,7 +226,7 @@ def test_every_cell_matches_the_independent_model():
 
 
 def test_neighbours_and_vertical_links():
-    from rules.trilevel import ABOVE, BELOW, HNB, OVER_DOWN, UP_OVER, ZOC
+    from rules.trilevel_board import ABOVE, BELOW, HNB, OVER_DOWN, UP_OVER, ZOC
 
     def hn(n):
         return {CELL_NAME[x] for x in HNB[C[n]]}

@@ -1,0 +1,137 @@
+"""How warriors move on the tri-level board: their gaits and every path each may take."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from rules.position import BLOCKADER, FENCER, FLIER, LANCER, SWIFT, VANGUARD
+from rules.trilevel_board import ABOVE, BELOW, CBIT, CELLS, FLOOR, HSTEPS, NCELL, OVER_DOWN, UP_OVER
+
+
+@dataclass(frozen=True, slots=True)
+class Gait:
+    """How a warrior moves on the tri-level board."""
+
+    low: int
+    high: int
+    straight: bool
+    climb: int  # most levels climbed in one move
+    down_straight: bool  # may step straight down (inner to inner)
+    down_over: bool  # may go over and down (rim to rim)
+    flies: bool = False  # passes over everything, so its paths' intermediates do not matter
+
+
+_MANY: Final = 9
+GAITS: Final[dict[int, Gait]] = {
+    VANGUARD: Gait(1, 1, False, 1, False, False),
+    FENCER: Gait(1, 3, False, _MANY, False, False),
+    LANCER: Gait(1, 3, True, 1, False, False),
+    SWIFT: Gait(2, 4, False, _MANY, True, False),
+    FLIER: Gait(3, 6, True, _MANY, True, True, flies=True),
+    # Two steps are always straight on the flat board; in three dimensions a vertical step
+    # frees the direction, so every two-step path stays straight here too.
+    BLOCKADER: Gait(1, 2, True, 1, False, False),
+}
+POWER_VANGUARD: Final = 8
+GAITS_POWER: Final = {**GAITS, VANGUARD: Gait(1, 2, False, 1, False, False)}
+
+# Destination -> (intermediate-cell masks of paths reaching it, the same for paths whose last
+# step is horizontal), each reduced to its minimal masks.
+PathTable = dict[int, tuple[tuple[int, ...], tuple[int, ...]]]
+
+
+def _minimal(masks: set[int]) -> tuple[int, ...]:
+    out: list[int] = []
+    for m in sorted(masks, key=lambda x: (x.bit_count(), x)):
+        if not any(k & m == k for k in out):
+            out.append(m)
+    return tuple(out)
+
+
+def enumerate_paths(origin: int, gait: Gait) -> PathTable:
+    """Every path `gait` allows from `origin` on the empty board, by destination.
+
+    A path never visits a cell twice (Art. 3.7, and the text's "no return to the point of
+    origin"), never enters the bottom board's covered squares, climbs at most `gait.climb`
+    levels and goes down only as `gait` allows. For a straight gait the horizontal steps
+    since the last vertical step keep one coordinate: "since the first referent is up there
+    can be no restriction of direction for the next space moved"."""
+    any_masks: dict[int, set[int]] = {}
+    h_masks: dict[int, set[int]] = {}
+
+    def walk(c: int, steps: int, ups: int, keep: int, seen: int, mid: int, flat: bool) -> None:
+        if steps >= gait.low:
+            any_masks.setdefault(c, set()).add(mid)
+            if flat:
+                h_masks.setdefault(c, set()).add(mid)
+        if steps >= gait.high:
+            return
+        inner = 0 if gait.flies or not steps else mid | CBIT[c]
+        for n, eq in HSTEPS[c]:
+            nb = CBIT[n]
+            if seen & nb or nb & FLOOR:
+                continue
+            k2 = keep & eq if gait.straight else 7
+            if k2:
+                walk(n, steps + 1, ups, k2, seen | nb, inner, True)
+        if ups < gait.climb:
+            a = ABOVE[c]
+            if a >= 0 and not seen & CBIT[a]:
+                walk(a, steps + 1, ups + 1, 7, seen | CBIT[a], inner, False)
+            if steps + 2 <= gait.high:
+                for n, eq in UP_OVER[c]:
+                    if not seen & CBIT[n]:
+                        walk(n, steps + 2, ups + 1, eq, seen | CBIT[n], inner, True)
+        if gait.down_straight:
+            b = BELOW[c]
+            if b >= 0 and not (seen | FLOOR) & CBIT[b]:
+                walk(b, steps + 1, ups, 7, seen | CBIT[b], inner, False)
+        if gait.down_over and steps + 2 <= gait.high:
+            for r, eq in OVER_DOWN[c]:
+                rb = CBIT[r]
+                if seen & rb or rb & FLOOR:
+                    continue
+                if not gait.straight or keep & eq:
+                    walk(r, steps + 2, ups, 7, seen | rb, inner, False)
+
+    walk(origin, 0, 0, 7, CBIT[origin], 0, False)
+    out: PathTable = {}
+    for t, masks in any_masks.items():
+        if t != origin:
+            out[t] = (_minimal(masks), _minimal(h_masks.get(t, set())))
+    return out
+
+
+_PATHS: dict[tuple[int, int], PathTable] = {}
+
+
+def paths(kind: int, origin: int, power: bool = False) -> PathTable:
+    """enumerate_paths for a warrior kind, computed once per (kind, origin)."""
+    key = (POWER_VANGUARD if power and kind == VANGUARD else kind, origin)
+    table = _PATHS.get(key)
+    if table is None:
+        table = enumerate_paths(origin, (GAITS_POWER if power else GAITS)[kind])
+        _PATHS[key] = table
+    return table
+
+
+# The Flier flies over everything, so its destinations depend on the origin alone.
+FLY_ANY: list[int] = [0] * NCELL
+FLY_FLAT: list[int] = [0] * NCELL
+for _c in CELLS:
+    for _t, (_many, _mflat) in paths(FLIER, _c).items():
+        FLY_ANY[_c] |= CBIT[_t]
+        if _mflat:
+            FLY_FLAT[_c] |= CBIT[_t]
+
+
+def reaches(kind: int, o: int, t: int, blocked: int, flat_last: bool, power: bool) -> bool:
+    """Whether a warrior of `kind` on `o` has a path to `t` avoiding the cells `blocked`
+    (its last step horizontal when `flat_last`: kills and captures are face to face)."""
+    if kind == FLIER:
+        return bool((FLY_FLAT if flat_last else FLY_ANY)[o] & CBIT[t])
+    entry = paths(kind, o, power).get(t)
+    if entry is None:
+        return False
+    return any(not m & blocked for m in entry[1 if flat_last else 0])
