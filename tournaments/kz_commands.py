@@ -12,10 +12,11 @@ from tournaments.audit import audit_verify
 from tournaments.demo import demo_load
 from tournaments.models import Tournament
 from tournaments.scoring import format_score
-from tournaments.selectors import standings_compute, tournament_trf
+from tournaments.selectors import standings_compute
 from tournaments.services import round_pair, tournament_import_trf
 from tournaments.standings import standings_json
 from tournaments.trf import TrfError
+from tournaments.trf_export import tournament_trf
 
 
 def register(subparsers: Any) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from django.conf import settings
-from django.core.validators import MinValueValidator
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -63,6 +63,21 @@ class Tournament(models.Model):
     class PlacementOrder(models.TextChoices):
         SPINDLE = "spindle", _("Spindle cast")
         BALANCED = "balanced", _("Balanced by the pairing")
+
+    class WithdrawalResults(models.TextChoices):
+        # FIDE's practice in round robins, per player.
+        ANNUL_BEFORE_HALF = (
+            "annul_before_half",
+            _(
+                "Annulled if the player played fewer than half of their games; else they stand "
+                "and the rest are forfeits"
+            ),
+        )
+        STAND = "stand", _("Played games stand; the rest are the opponents' forfeit wins")
+
+    class FreeRound(models.TextChoices):
+        DID_NOT_PLAY = "did_not_play", _("Did not play: no points")
+        BYE = "bye", _("A pairing-allocated bye with its points")
 
     name = models.CharField(_("name"), max_length=160)
     slug = models.SlugField(_("slug"), max_length=80, unique=True)
@@ -133,6 +148,25 @@ class Tournament(models.Model):
         default=0,
         help_text=_("Swiss: the top half plays with a virtual point in the first N rounds"),
     )
+    withdrawal_results = models.CharField(
+        _("results of a withdrawn player (round robin)"),
+        max_length=20,
+        choices=WithdrawalResults.choices,
+        default=WithdrawalResults.ANNUL_BEFORE_HALF,
+    )
+    free_round = models.CharField(
+        _("the free round of an odd round robin"),
+        max_length=14,
+        choices=FreeRound.choices,
+        default=FreeRound.DID_NOT_PLAY,
+    )
+    late_entry_points = models.DecimalField(
+        _("points for each round a late entrant missed"),
+        max_digits=4,
+        decimal_places=2,
+        default=Decimal("0"),
+        validators=[MinValueValidator(Decimal("-9")), MaxValueValidator(Decimal("9"))],
+    )
     standings_version = models.PositiveIntegerField(default=0, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -148,6 +182,9 @@ class Tournament(models.Model):
         "requested_bye_points",
         "tiebreaks",
         "placement_order",
+        "withdrawal_results",
+        "free_round",
+        "late_entry_points",
     )
 
     class Meta:
@@ -204,6 +241,9 @@ class Round(models.Model):
     explanation = models.JSONField(default=list, blank=True)
     warnings = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # The scheduled start (Art. 6.8, 6.9 count lateness from it) and where it is played.
+    starts_at = models.DateTimeField(_("scheduled start"), null=True, blank=True)
+    place = models.CharField(_("place"), max_length=120, blank=True)
 
     class Meta:
         constraints = [
@@ -233,6 +273,7 @@ class Game(models.Model):
         GAME = "game", _("Game")
         BYE = "bye", _("Pairing-allocated bye")
         REQUESTED_BYE = "requested_bye", _("Requested bye")
+        FREE = "free", _("Free round of the round robin")
 
     class Result(models.TextChoices):
         PENDING = "", _("Pending")
@@ -266,6 +307,9 @@ class Game(models.Model):
     )
     result_confirmed_at = models.DateTimeField(null=True, blank=True)
     spindle_seed = models.CharField(max_length=64, blank=True)
+    # A bye's own points where they are not the tournament's (a TRF's H or F bye, a late
+    # entrant's missed round); None: the tournament's bye or requested-bye points.
+    bye_points = models.DecimalField(max_digits=4, decimal_places=2, null=True, blank=True)
     # Italian society: the warrior kind a final's Bach'san replay is played without (0: none).
     bachsan_removed = models.PositiveSmallIntegerField(default=0)
 
@@ -305,6 +349,29 @@ class ByeRequest(models.Model):
                 fields=["registration", "round_number"], name="one_bye_request"
             ),
         ]
+
+
+class ForbiddenPair(models.Model):
+    """Two entrants the pairing must not put together (relatives, a team's members): a hard
+    rule of the Swiss pairing, written as TRF's XXP."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="forbidden_pairs"
+    )
+    first = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    second = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "first", "second"], name="one_forbidden_pair"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(first__lt=models.F("second")), name="forbidden_pair_ordered"
+            ),
+        ]
+        ordering = ["tournament", "first", "second"]
 
 
 class Penalty(models.Model):

@@ -66,7 +66,10 @@ def test_game_moves_to_tournaments_with_everything_pointing_at_it() -> None:
 
 @pytest.mark.django_db(transaction=True)
 def test_existing_clock_adjustments_are_linked_to_their_penalties() -> None:
-    before = [("games", "0008_game_moved_to_tournaments")]
+    before = [
+        ("games", "0008_game_moved_to_tournaments"),
+        ("tournaments", "0007_game_moved_from_games"),
+    ]
     old = _migrate(before).loader.project_state(before).apps
     t = old.get_model("tournaments", "Tournament").objects.create(
         name="Clock Open", slug="clock-open", start_date=date(2026, 1, 1)

@@ -14,6 +14,7 @@ from rest_framework.test import APIClient
 
 from tournaments import selectors, services
 from tournaments.models import Game, Player, Registration, Tournament
+from tournaments.trf_export import tournament_trf
 
 pytestmark = pytest.mark.django_db
 
@@ -117,6 +118,6 @@ def test_start_rank_in_standings_crosstable_and_trf(api, capsys):
     assert set(json.loads(capsys.readouterr().out)[0]) == {"rank", "name", "score", "tiebreaks"}
     table = selectors.crosstable_json(tournament=t)
     assert {r["name"]: r["start_rank"] for r in table["rows"]}["Gowron"] == 5
-    trf = selectors.tournament_trf(tournament=t)
+    trf = tournament_trf(tournament=t)
     lines = [line for line in trf.splitlines() if line.startswith("001")]
     assert lines[0][4:8].strip() == "1" and "Worf" in lines[0]

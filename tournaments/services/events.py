@@ -42,6 +42,9 @@ SETTINGS = (
     "result_confirmation",
     "forbid_same_club",
     "accelerated_rounds",
+    "withdrawal_results",
+    "free_round",
+    "late_entry_points",
 )
 
 
