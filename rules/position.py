@@ -39,6 +39,9 @@ BLOCKADER: Final = 6
 GOAL: Final = 7
 WARRIOR_KINDS: Final = (FENCER, LANCER, SWIFT, FLIER, VANGUARD, BLOCKADER)
 KIND_NAMES: Final = ("", "Fencer", "Lancer", "Swift", "Flier", "Vanguard", "Blockader", "Goal")
+# The English keys (Appendix C) by kind, and the warriors' read back in any case.
+KIND_KEYS: Final = ("", "Fe", "L", "S", "Fl", "V", "B", "G")
+WARRIOR_OF_KEY: Final = {KIND_KEYS[k].lower(): k for k in WARRIOR_KINDS}
 SQUAD: Final = (0, 1, 1, 1, 2, 3, 1)
 CARRIERS: Final = frozenset((FENCER, LANCER, VANGUARD))
 IS_CARRIER: Final = (False, True, True, False, False, True, False, False)
@@ -135,7 +138,7 @@ class Move:
         return self.origin is None
 
     def __str__(self) -> str:
-        key = ("", "Fe", "L", "S", "Fl", "V", "B", "G")[self.kind]
+        key = KIND_KEYS[self.kind]
         if self.origin is None:
             return f"{key}→{NAME[self.dest]}"
         if self.carry:
@@ -322,6 +325,12 @@ class Position:
     def holds_goal(self, side: int, sq: int) -> bool:
         """Whether the warrior of `side` on `sq` is a carrier standing on its own Goal."""
         return sq >= 0 and self._holder(side) == sq
+
+    def zones(self) -> tuple[int, int]:
+        """Each side's Blockader's zone of control (0 without a Blockader)."""
+        zone = self._ZONE
+        green, gold = self.blk
+        return (zone[green] if green >= 0 else 0, zone[gold] if gold >= 0 else 0)
 
     def goals_bb(self) -> int:
         g = 0

@@ -4,20 +4,30 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from xml.sax.saxutils import escape
 
-from rules.board import REGION, ROWS, iter_bits
+from rules.board import REGION, ROWS
 from rules.board import ijk as flat_ijk
-from rules.diagram import cell_token, status_lines
+from rules.drawing import (
+    BORDER_FILL,
+    REGION_FILL,
+    Point,
+    cell_token,
+    fmt,
+    goals_svg,
+    last_move_svg,
+    legend_lines,
+    pieces_svg,
+    poly,
+    status_lines,
+    triangle_centre,
+    zones_svg,
+)
 from rules.notation import ENGLISH, Notation
 from rules.position import Move, Position
-from rules.svg import BORDER_FILL, REGION_FILL, SIDE_FILL, SIDE_TEXT, ZOC_FILL
-from rules.trilevel_board import CELL_NAME, CELLS_OF_LEVEL, FLAT_OF, FLOOR, LEVEL_OF, LEVELS, ZOC
+from rules.trilevel_board import CELL_NAME, CELLS, CELLS_OF_LEVEL, FLAT_OF, FLOOR, LEVEL_OF, LEVELS
 
-_KEYS = ("", "Fe", "L", "S", "Fl", "V", "B")
 COVERED_FILL = "#8d8d8d"
 UPPER_FILL = ("", "", "#dfe7d8", "#f3e7c4")
-COLOR = ("green", "gold")
 
 
 def edge(level: int) -> int:
@@ -55,7 +65,7 @@ class Layout:
             3: (right + 3 * s, margin + 2 * title + 6 * h),
         }
 
-    def points(self, c: int) -> list[tuple[float, float]]:
+    def points(self, c: int) -> list[Point]:
         s, h = self.side, self.h
         ax, ay = self.apex[LEVEL_OF[c]]
         r0, p = level_place(c)
@@ -66,17 +76,8 @@ class Layout:
             return [(x, top), (x - s / 2, top + h), (x + s / 2, top + h)]
         return [(x, top), (x + s, top), (x + s / 2, top + h)]
 
-    def centre(self, c: int) -> tuple[float, float]:
-        pts = self.points(c)
-        return sum(p[0] for p in pts) / 3, sum(p[1] for p in pts) / 3
-
-
-def _fmt(v: float) -> str:
-    return f"{v:.1f}".rstrip("0").rstrip(".")
-
-
-def _poly(pts: list[tuple[float, float]]) -> str:
-    return " ".join(f"{_fmt(x)},{_fmt(y)}" for x, y in pts)
+    def centre(self, c: int) -> Point:
+        return triangle_centre(self.points(c))
 
 
 def _id(c: int) -> str:
@@ -106,8 +107,7 @@ def render_trilevel_svg(
         ax, ay = lay.apex[lv]
         title = "Level 1 (bottom)" if lv == 1 else f"Level {lv}"
         out.append(
-            f'<text class="ttl" x="{_fmt(ax)}" y="{_fmt(ay - 4)}" text-anchor="middle">'
-            f"{title}</text>"
+            f'<text class="ttl" x="{fmt(ax)}" y="{fmt(ay - 4)}" text-anchor="middle">{title}</text>'
         )
         out.append(f'<g class="level" data-level="{lv}">')
         for c in CELLS_OF_LEVEL[lv]:
@@ -122,24 +122,15 @@ def render_trilevel_svg(
             covered = " covered" if FLOOR >> c & 1 else ""
             out.append(
                 f'<polygon id="{_id(c)}" data-square="{name}" data-level="{lv}" '
-                f'class="sq{covered}" points="{_poly(lay.points(c))}" fill="{fill}">'
+                f'class="sq{covered}" points="{poly(lay.points(c))}" fill="{fill}">'
                 f"<title>{name}</title></polygon>"
             )
         out.append("</g>")
     # The footprint of each upper level on the one below it.
     for lv in (2, 3):
         outline = _footprint(lay, lv)
-        out.append(f'<polygon class="shadow" data-covers="{lv}" points="{_poly(outline)}"/>')
-    for side in (0, 1):
-        b = pos.blk[side]
-        if b < 0:
-            continue
-        zone = ZOC[b]
-        for c in iter_bits(zone):
-            out.append(
-                f'<polygon class="zoc zoc-{COLOR[side]}" data-square="{CELL_NAME[c]}" '
-                f'points="{_poly(lay.points(c))}" fill="{ZOC_FILL[side]}"/>'
-            )
+        out.append(f'<polygon class="shadow" data-covers="{lv}" points="{poly(outline)}"/>')
+    out += zones_svg(pos, lay)
     if labels:
         for lv in LEVELS:
             for c in CELLS_OF_LEVEL[lv]:
@@ -148,55 +139,13 @@ def render_trilevel_svg(
                 dy = h * (0.2 if up else -0.16)
                 label = CELL_NAME[c].split(":")[-1]
                 out.append(
-                    f'<text class="lbl" x="{_fmt(x)}" y="{_fmt(y + dy)}" '
+                    f'<text class="lbl" x="{fmt(x)}" y="{fmt(y + dy)}" '
                     f'text-anchor="middle">{label}</text>'
                 )
-    if last is not None:
-        for marked in (last.origin, last.dest):
-            if marked is None:
-                continue
-            out.append(
-                f'<polygon class="last" data-last="{CELL_NAME[marked]}" '
-                f'points="{_poly(lay.points(marked))}"/>'
-            )
-        if last.origin is not None:
-            (x1, y1), (x2, y2) = lay.centre(last.origin), lay.centre(last.dest)
-            out.append(
-                f'<line class="last last-move" x1="{_fmt(x1)}" y1="{_fmt(y1)}" '
-                f'x2="{_fmt(x2)}" y2="{_fmt(y2)}" stroke-dasharray="6 4"/>'
-            )
+    out += last_move_svg(pos, lay, last)
     r = s * 0.2
-    for side in (0, 1):
-        g = pos.goal[side]
-        if g < 0:
-            continue
-        x, y = lay.centre(g)
-        held = pos.holds_goal(side, g)
-        out.append(
-            f'<circle class="goal goal-{COLOR[side]}{" held" if held else ""}" '
-            f'data-square="{CELL_NAME[g]}" cx="{_fmt(x)}" cy="{_fmt(y)}" r="{_fmt(r * 1.45)}" '
-            f'fill="none" stroke="{SIDE_FILL[side]}" stroke-width="3"/>'
-        )
-        if not pos.sq[g]:
-            out.append(
-                f'<text class="pc goal-key" x="{_fmt(x)}" y="{_fmt(y)}" '
-                f'fill="{SIDE_FILL[side]}">G</text>'
-            )
-    for lv in LEVELS:
-        for c in CELLS_OF_LEVEL[lv]:
-            code = pos.sq[c]
-            if not code:
-                continue
-            side, kind = code >> 3, code & 7
-            x, y = lay.centre(c)
-            out.append(
-                f'<g class="piece piece-{COLOR[side]}" data-square="{CELL_NAME[c]}" '
-                f'data-level="{lv}" data-kind="{_KEYS[kind]}">'
-                f'<circle cx="{_fmt(x)}" cy="{_fmt(y)}" r="{_fmt(r)}" fill="{SIDE_FILL[side]}" '
-                f'stroke="#222" stroke-width="1"/>'
-                f'<text class="pc" x="{_fmt(x)}" y="{_fmt(y)}" fill="{SIDE_TEXT[side]}">'
-                f"{escape(_KEYS[kind])}</text></g>"
-            )
+    out += goals_svg(pos, lay, r)
+    out += pieces_svg(pos, lay, CELLS, r, LEVEL_OF)
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
@@ -242,8 +191,7 @@ def render_trilevel_text(
             label = ROWS[r0 + 9 - n] if lv == 1 else " "
             lines.append(f"{label} " + " " * ((n - 1 - r0) * CELL) + body)
         lines.append("")
-    lines.append("green: upper case (Fe L S Fl V B), gold: lower case; * holds its Goal,")
-    lines.append("+ shares its lying Goal, G/g a Goal lying alone.")
+    lines.extend(legend_lines(ablation=False))
     lines.extend(status_lines(pos, last=last, last_text=last_text, notation=notation))
     return "\n".join(lines) + "\n"
 
