@@ -7,11 +7,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from rules.engines import new_position
+from rules.engines import new_position, position_class
 from rules.errors import RulesError
 from rules.position import COLOR_NAMES, GOLD, GREEN
 from rules.record import Record, format_clock
-from rules.validate import rules_from_tags
+from rules.validate import rules_from_tags, validate_record
 
 
 class ClockError(RulesError):
@@ -105,9 +105,6 @@ def ply_turns(record: Record) -> list[PlyTurn]:
     except ValueError as exc:
         raise ClockError(f"cannot tell who made each ply: {exc}") from None
     pos = new_position(rules, first)
-    # A variant whose setup does not end with each side's Goal ply (reflective, Art. 13.7)
-    # says itself which ply completes a side's setup.
-    completes_setup = getattr(pos, "completes_setup", None)
     battle_moves = [0, 0]
     out = []
     for i in range(len(record.plies)):
@@ -117,8 +114,9 @@ def ply_turns(record: Record) -> list[PlyTurn]:
             battle_moves[side] += 1
             out.append(PlyTurn(side, 1 + battle_moves[side], True))
         else:
-            done = completes_setup() if completes_setup is not None else stage == "goal"
-            out.append(PlyTurn(side, 1, bool(done)))
+            # A variant whose setup does not end with each side's Goal ply (reflective, Art.
+            # 13.7) says itself which ply completes a side's setup.
+            out.append(PlyTurn(side, 1, pos.completes_setup()))
     return out
 
 
@@ -191,8 +189,8 @@ def adjudicate(record: Record, adjustments: tuple[Adjustment, ...] = ()) -> Cloc
         need = tc.requirement_after(completed)
         if need == -1:
             continue
-        if tags.get("Ruleset", "").strip().lower() == "italian-society":
-            return _italian_count(record, index)
+        if position_class(rules_from_tags(tags)[0]).counts_at_time_out:
+            return _time_out_count(record, index)
         what = "all moves" if need is None else f"{need} moves"
         return ClockDecision(
             "time",
@@ -204,21 +202,20 @@ def adjudicate(record: Record, adjustments: tuple[Adjustment, ...] = ()) -> Cloc
     return NO_DECISION
 
 
-def _italian_count(record: Record, index: int) -> ClockDecision:
-    """The Italian society's time-out: the battle's time is up, and the count of killed and
-    trapped warriors decides (a tie goes to the coin), not whose flag fell."""
-    from rules.italian import ART_COUNT, timeout_count
-    from rules.validate import validate_record
-
+def _time_out_count(record: Record, index: int) -> ClockDecision:
+    """A ruleset's own time-out (the Italian society's): the battle's time is up, and a count
+    decides (a tie goes to the coin), not whose flag fell."""
     tags = {k: v for k, v in record.tags.items() if k not in ("Result", "Termination", "Coin")}
     verdict = validate_record(Record(tags, record.plies[:index]))
     if verdict.position is None or not verdict.valid:
         raise ClockError("the record must be valid up to the time-out to count it")
-    count = timeout_count(verdict.position)
-    if count.winner is None:
-        return ClockDecision("coin", None, ART_COUNT, f"{count.describe()}: a coin decides")
-    loser = COLOR_NAMES[1 - count.winner]
-    return ClockDecision("count", loser, ART_COUNT, f"{count.describe()}: {loser} loses")
+    count = verdict.position.time_out_count()
+    assert count is not None
+    winner, described, article = count
+    if winner is None:
+        return ClockDecision("coin", None, article, f"{described}: a coin decides")
+    loser = COLOR_NAMES[1 - winner]
+    return ClockDecision("count", loser, article, f"{described}: {loser} loses")
 
 
 def _tagged_flag(side: int, ply_text: str, turns: list[PlyTurn]) -> tuple[int, int, int]:

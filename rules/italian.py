@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
+from typing import ClassVar, Final
 
 from rules.board import BIT, BOARD, FLY, NAME, NB, RAYS, REGION, REGION_BB, iter_bits
 from rules.errors import IllegalMoveError
@@ -24,6 +24,7 @@ from rules.position import (
     Position,
     Rules,
 )
+from rules.variants import parse_removed as parse_removed
 
 # Article names for the society's own rules: the numbered reminders of "RICORDATE CHE",
 # the placement protocol, the Flier's description and the tournament section.
@@ -352,6 +353,12 @@ class ItalianPosition(Position):
     def end_tags_problem(self, tags: dict[str, str]) -> tuple[str, str | None] | None:
         return tag_problem(self, tags)
 
+    counts_at_time_out: ClassVar[bool] = True
+
+    def time_out_count(self) -> tuple[int | None, str, str] | None:
+        count = timeout_count(self)
+        return count.winner, count.describe(), ART_COUNT
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ItalianPosition):
             return NotImplemented
@@ -405,17 +412,6 @@ def timeout_count(pos: Position) -> TimeoutCount:
             trapped = (on_board & zones).bit_count()
             doubled[side] += killed * COUNT_VALUE[kind] + trapped * COUNT_VALUE[kind] // 2
     return TimeoutCount((doubled[0], doubled[1]))
-
-
-def parse_removed(text: str) -> int:
-    """The kind named by a `Removed` tag (an English key or a warrior's name); 0 if blank."""
-    key = text.strip().lower()
-    if not key:
-        return 0
-    for kind in WARRIOR_KINDS:
-        if key in (KIND_NAMES[kind].lower(), ("fe", "l", "s", "fl", "v", "b")[kind - 1]):
-            return kind
-    raise ValueError(f"Removed must name a warrior (Fe, L, S, Fl, V, B), not {text!r}")
 
 
 def tag_problem(pos: Position, tags: dict[str, str]) -> tuple[str, str | None] | None:

@@ -14,50 +14,31 @@ Example: `laws - green 20 west/BH67,FlG47/H79 apex/BI22,VI34/G35`.
 
 from __future__ import annotations
 
-from rules.board import BIT, NAME, REGION_NAMES, SQUARE_OF
+from rules.board import BIT, NAME, REGION_NAMES, SQUARE_OF, iter_bits
 from rules.engines import new_position
 from rules.errors import IllegalMoveError, PositionStringError
-from rules.kinta import KintaPosition, read_strengths, strengths_to_text
 from rules.position import (
-    BLOCKADER,
     CAPTURED,
     COLOR_NAMES,
-    IS_CARRIER,
+    FLIER,
+    KIND_KEYS,
     NO_SQUARE,
     RULESETS,
     SQUAD,
+    SWIFT,
+    WARRIOR_OF_KEY,
     Outcome,
     Position,
     Rules,
 )
 from rules.variants import KNOWN_VARIANTS, variant_parameters
 
-_KEYS = ("", "Fe", "L", "S", "Fl", "V", "B")
-_KIND_OF = {k.lower(): i for i, k in enumerate(_KEYS) if k}
-
-
-def _square_names(pos: Position) -> list[str]:
-    """The names of the position's squares: tri-level cells above the bottom level are
-    written with their level, `2:E37` (docs/variants-tri-level.md)."""
-    if "tri-level" in pos.rules.variants:
-        from rules.trilevel import CELL_NAME
-
-        return CELL_NAME
-    return NAME
-
-
-def _square_table(pos: Position) -> dict[str, int]:
-    if "tri-level" in pos.rules.variants:
-        from rules.trilevel import CELL_OF
-
-        return CELL_OF
-    return SQUARE_OF
-
 
 def position_to_string(pos: Position) -> str:
-    """The position as one line."""
+    """The position as one line; squares are named as the position's board names them (a
+    tri-level cell above the bottom level with its level, `2:E37`)."""
     rules = pos.rules
-    sqname = _square_names(pos)
+    sqname = pos.square_names
     names = []
     for v in sorted(rules.variants):
         if v == "clouded" and rules.clouds:
@@ -73,14 +54,13 @@ def position_to_string(pos: Position) -> str:
         state.append("ablated=" + "+".join(NAME[a] for a in pos.ablated))
     if pos.crowned >= 0:
         state.append(f"crowned={COLOR_NAMES[pos.crowned]}")
-    if isinstance(pos, KintaPosition) and pos.strength:
-        state.append("strength=" + strengths_to_text(pos))
+    state.extend(f"{key}={text}" for key, text in pos.state_fields().items())
     sides = []
     for side in (0, 1):
         reg = REGION_NAMES[pos.region[side]] if pos.region[side] >= 0 else "-"
         pieces = [
-            f"{_KEYS[pos.sq[s] & 7]}{sqname[s]}"
-            for s in sorted(_squares(pos.occ[side]), key=lambda s: (pos.sq[s] & 7, sqname[s]))
+            f"{KIND_KEYS[pos.sq[s] & 7]}{sqname[s]}"
+            for s in sorted(iter_bits(pos.occ[side]), key=lambda s: (pos.sq[s] & 7, sqname[s]))
         ]
         g = pos.goal[side]
         goal = "x" if g == CAPTURED else ("-" if g == NO_SQUARE else sqname[g])
@@ -89,15 +69,6 @@ def position_to_string(pos: Position) -> str:
         f"{pos.rules.ruleset} {variants} {COLOR_NAMES[pos.first]} {pos.ply} "
         f"{sides[0]} {sides[1]}" + (" " + ";".join(state) if state else "")
     )
-
-
-def _squares(bb: int) -> list[int]:
-    out = []
-    while bb:
-        b = bb & -bb
-        out.append(b.bit_length() - 1)
-        bb ^= b
-    return out
 
 
 def parse_position(text: str) -> Position:
@@ -158,7 +129,7 @@ def parse_position(text: str) -> Position:
             pos.goal[side] = CAPTURED
             pos.outcome = Outcome("capture", 1 - side)
         elif goal != "-":
-            sq = _square_table(pos).get(goal.upper())
+            sq = pos.square_of.get(goal.upper())
             if sq is None:
                 raise PositionStringError(f"{COLOR_NAMES[side]}: no triangle {goal!r} for the Goal")
             pos.goal[side] = sq
@@ -169,18 +140,17 @@ def parse_position(text: str) -> Position:
         if g >= 0:
             code = pos.sq[g]
             kind = code & 7
-            carrier = IS_CARRIER[kind] or (kind == BLOCKADER and isinstance(pos, KintaPosition))
-            if code and (code >> 3 != side or not (carrier or kind in (3, 4))):
+            # A carrier holds its Goal; a Swift or Flier may share its lying Goal's triangle.
+            sharer = pos.is_carrier(kind) or kind in (SWIFT, FLIER)
+            if code and (code >> 3 != side or not sharer):
                 raise PositionStringError(
-                    f"{COLOR_NAMES[side]} Goal on {_square_names(pos)[g]} shares a triangle it "
+                    f"{COLOR_NAMES[side]} Goal on {pos.square_names[g]} shares a triangle it "
                     "cannot share"
                 )
-    check_parsed = getattr(pos, "check_parsed", None)
-    if check_parsed is not None:
-        try:
-            check_parsed()
-        except IllegalMoveError as exc:
-            raise PositionStringError(str(exc)) from None
+    try:
+        pos.check_parsed()
+    except IllegalMoveError as exc:
+        raise PositionStringError(str(exc)) from None
     return pos
 
 
@@ -188,19 +158,15 @@ def _place(pos: Position, side: int, item: str) -> None:
     # A square's name has three characters; a tri-level cell may have a level in front.
     size = 5 if item[-4:-3] == ":" else 3
     head = item[:-size]
-    sq = _square_table(pos).get(item[-size:].upper())
-    kind = _KIND_OF.get(head.lower())
+    sq = pos.square_of.get(item[-size:].upper())
+    kind = WARRIOR_OF_KEY.get(head.lower())
     if sq is None or kind is None:
         raise PositionStringError(f"{COLOR_NAMES[side]}: cannot read warrior {item!r}")
     if pos.sq[sq]:
         raise PositionStringError(f"two warriors on {item[-size:]}")
     if pos.kbb[side][kind].bit_count() >= SQUAD[kind]:
         raise PositionStringError(f"{COLOR_NAMES[side]} has too many of {head}")
-    pos.sq[sq] = side * 8 + kind
-    pos.occ[side] |= 1 << sq
-    pos.kbb[side][kind] |= 1 << sq
-    if kind == BLOCKADER:
-        pos.blk[side] = sq
+    pos._put(side, kind, sq)
 
 
 def _read_state(pos: Position, text: str) -> None:
@@ -218,10 +184,10 @@ def _read_state(pos: Position, text: str) -> None:
             pos.holes = holes
         elif key == "crowned" and value in COLOR_NAMES:
             pos.crowned = COLOR_NAMES.index(value)
-        elif key == "strength" and isinstance(pos, KintaPosition):
+        else:
             try:
-                read_strengths(pos, value)
+                known = pos.read_state_field(key, value)
             except ValueError as exc:
                 raise PositionStringError(str(exc)) from None
-        else:
-            raise PositionStringError(f"cannot read state {item!r}")
+            if not known:
+                raise PositionStringError(f"cannot read state {item!r}")

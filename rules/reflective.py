@@ -33,40 +33,11 @@ from rules.position import (
     Position,
     Rules,
 )
+from rules.variants import REFUSED, combination_reason
 
 # Nine warriors and the Goal: the setup is ten plies, then the battle.
 SETUP_PLIES: Final = 10
 CARRIER_KINDS: Final = (FENCER, LANCER, VANGUARD)
-
-# Variants whose text cannot be read together with 13.7, and why.
-REFUSED: Final = {
-    "alternating-placement": (
-        "13.1 and 13.7 each rewrite Art. 2.5; reflective placement already alternates"
-    ),
-    "honor-in-setup": (
-        "13.8 and 13.7 each rewrite Art. 2.5; 13.8 places two squads in separate regions"
-    ),
-    "kinta": "13.9 rewrites movement and combat for two squads of live pieces",
-    "tri-level": "the three-level board has its own squads and setup",
-}
-
-
-def combination_reason(variants: Iterable[str], crown_named: bool = False) -> str | None:
-    """Why `variants` cannot be played together with reflective, or None. `crown_named`
-    tells whether Kagga's Crown has its designated apex named (a Crown tag)."""
-    named = frozenset(variants)
-    if "reflective" not in named:
-        return None
-    refused = sorted(named & REFUSED.keys())
-    if refused:
-        return f"reflective cannot be combined with {refused[0]}: {REFUSED[refused[0]]}"
-    if "kaggas-crown" in named and not crown_named:
-        # 13.3's default is "the region empty during placement"; under 13.7 two are empty.
-        return (
-            "reflective with kaggas-crown needs the designated apex in a Crown tag: "
-            "two regions are empty during reflective placement"
-        )
-    return None
 
 
 def check_combination(variants: Iterable[str], crown: int = -1) -> None:

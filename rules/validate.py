@@ -15,6 +15,7 @@ from rules.variants import (
     KNOWN_VARIANTS,
     SUPPORTED_VARIANTS,
     combination_problem,
+    parse_removed,
     parse_variants,
     variant_parameters,
 )
@@ -93,8 +94,6 @@ def rules_from_tags(tags: dict[str, str]) -> tuple[Rules, int]:
             raise IllegalMoveError(
                 "a Removed warrior is the Italian society's Bach'san replay only", None
             )
-        from rules.italian import parse_removed
-
         try:
             removed = parse_removed(removed_text)
         except ValueError as exc:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, Final
 
 from rules.board import CORNER, REGION_NAMES, SQUARE_OF
+from rules.position import KIND_KEYS, KIND_NAMES, WARRIOR_KINDS
 
 KNOWN_VARIANTS: Final = frozenset(
     {
@@ -77,8 +79,50 @@ def parse_ablation_limit(text: str) -> int:
     return int(key)
 
 
+def parse_removed(text: str) -> int:
+    """The kind named by a `Removed` tag (an English key or a warrior's name); 0 if blank."""
+    key = text.strip().lower()
+    if not key:
+        return 0
+    for kind in WARRIOR_KINDS:
+        if key in (KIND_NAMES[kind].lower(), KIND_KEYS[kind].lower()):
+            return kind
+    raise ValueError(f"Removed must name a warrior (Fe, L, S, Fl, V, B), not {text!r}")
+
+
 # Variants that leave the board alone and so combine with tri-level (docs/variants-tri-level.md).
 TRI_LEVEL_COMPANIONS: Final = frozenset({"tri-level", "alternating-placement", "power-vanguards"})
+
+
+# Variants whose text cannot be read together with 13.7, and why.
+REFUSED: Final = {
+    "alternating-placement": (
+        "13.1 and 13.7 each rewrite Art. 2.5; reflective placement already alternates"
+    ),
+    "honor-in-setup": (
+        "13.8 and 13.7 each rewrite Art. 2.5; 13.8 places two squads in separate regions"
+    ),
+    "kinta": "13.9 rewrites movement and combat for two squads of live pieces",
+    "tri-level": "the three-level board has its own squads and setup",
+}
+
+
+def combination_reason(variants: Iterable[str], crown_named: bool = False) -> str | None:
+    """Why `variants` cannot be played together with reflective, or None. `crown_named`
+    tells whether Kagga's Crown has its designated apex named (a Crown tag)."""
+    named = frozenset(variants)
+    if "reflective" not in named:
+        return None
+    refused = sorted(named & REFUSED.keys())
+    if refused:
+        return f"reflective cannot be combined with {refused[0]}: {REFUSED[refused[0]]}"
+    if "kaggas-crown" in named and not crown_named:
+        # 13.3's default is "the region empty during placement"; under 13.7 two are empty.
+        return (
+            "reflective with kaggas-crown needs the designated apex in a Crown tag: "
+            "two regions are empty during reflective placement"
+        )
+    return None
 
 
 def variant_parameters(
@@ -88,12 +132,9 @@ def variant_parameters(
     if "tri-level" in variants and not variants <= TRI_LEVEL_COMPANIONS:
         others = ", ".join(sorted(variants - TRI_LEVEL_COMPANIONS))
         raise ValueError(f"tri-level is played on its own board, not with {others}")
-    if "reflective" in variants:
-        from rules.reflective import combination_reason
-
-        reason = combination_reason(variants, bool(crown.strip()))
-        if reason is not None:
-            raise ValueError(reason)
+    reason = combination_reason(variants, bool(crown.strip()))
+    if reason is not None:
+        raise ValueError(reason)
     return {
         "clouds": parse_square_list(clouds) if "clouded" in variants else frozenset(),
         "crown": parse_crown(crown) if "kaggas-crown" in variants else -1,
