@@ -25,14 +25,27 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
             "local_rules": forms.Textarea(attrs={"rows": 3}),
         }
 
+    # Settings a form may leave out: they keep their default (forms made before them work on).
+    OPTIONAL = ("withdrawal_results", "free_round", "late_entry_points")
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        for name in self.OPTIONAL:
+            self.fields[name].required = False
         if self.instance.pk:
             del self.fields["slug"]
             if self.instance.rounds.exists():
                 for name in Tournament.RESULT_SETTINGS:
                     self.fields[name].disabled = True
                     self.fields[name].help_text = _("locked: round 1 has been paired")
+
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        for name in self.OPTIONAL:
+            if data.get(name) in (None, ""):
+                data[name] = getattr(self.instance, name)
+        return data
 
 
 class UsernameField(forms.CharField):
