@@ -126,6 +126,30 @@ def pieces_svg(
     return out
 
 
+def label_svg(at: Point, dy: float, text: str) -> str:
+    """A square's name written `dy` below its centre `at` (above when negative)."""
+    x, y = at
+    return f'<text class="lbl" x="{fmt(x)}" y="{fmt(y + dy)}" text-anchor="middle">{text}</text>'
+
+
+def marks_svg(
+    out: list[str],
+    pos: Position,
+    lay: Layout,
+    last: Move | None,
+    r: float,
+    squares: Iterable[int],
+    level: Sequence[int] = (),
+) -> str:
+    """The picture `out` began (the board) finished: the last move, the Goals and the pieces
+    (discs of radius `r`) drawn over it, and the SVG closed."""
+    out += last_move_svg(pos, lay, last)
+    out += goals_svg(pos, lay, r)
+    out += pieces_svg(pos, lay, squares, r, level)
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
 # --- text diagrams ----------------------------------------------------------------------------
 def cell_token(pos: Position, sq: int) -> str:
     """The short text for one triangle: green keys upper case, gold lower case; `*` marks a
@@ -191,8 +215,10 @@ __all__ = [
     "cell_token",
     "fmt",
     "goals_svg",
+    "label_svg",
     "last_move_svg",
     "legend_lines",
+    "marks_svg",
     "pieces_svg",
     "poly",
     "status_lines",

@@ -152,35 +152,31 @@ class ItalianPosition(Position):
     def _placement_by_kind(self) -> bool:
         return True
 
-    def _check_placement(self, move: Move, side: int, what: str) -> None:
-        t = move.dest
-        if what == "battle":
-            raise IllegalMoveError("placement is over; a warrior must move", "2.7")
-        if move.kind == GOAL:
-            if what != "goal":
-                raise IllegalMoveError(
-                    "the Goal is placed first, before the carrier and the squad", ART_PLACEMENT
-                )
-            if not self._goal_squares(side) & BIT[t]:
-                if self.sq[t] or self.goals_bb() & BIT[t]:
-                    raise IllegalMoveError("the Goal is placed alone on an empty triangle", "2.6")
-                if REGION[t] is None:
-                    raise IllegalMoveError(
-                        f"{NAME[t]} is a shared triangle, not used for placement", "2.2"
-                    )
-                if self.rules.cloud_bb & BIT[t]:
-                    raise IllegalMoveError("a Goal may not be placed in a cloud", "13.4")
-                raise IllegalMoveError(f"{NAME[t]} is in the region the enemy placed in", "2.5")
+    def _check_goal_placement(self, t: int, side: int, what: str) -> None:
+        if what != "goal":
+            raise IllegalMoveError(
+                "the Goal is placed first, before the carrier and the squad", ART_PLACEMENT
+            )
+        if self._goal_squares(side) & BIT[t]:
             return
+        if self.sq[t] or self.goals_bb() & BIT[t]:
+            raise IllegalMoveError("the Goal is placed alone on an empty triangle", "2.6")
+        if REGION[t] is None:
+            raise IllegalMoveError(f"{NAME[t]} is a shared triangle, not used for placement", "2.2")
+        if self.rules.cloud_bb & BIT[t]:
+            raise IllegalMoveError("a Goal may not be placed in a cloud", "13.4")
+        raise IllegalMoveError(f"{NAME[t]} is in the region the enemy placed in", "2.5")
+
+    def _check_warrior_placement(self, kind: int, t: int, side: int, what: str) -> None:
         if what != "warrior":
             raise IllegalMoveError("the Goal is placed first", ART_PLACEMENT)
-        if self._is_carrier_ply() and not IS_CARRIER[move.kind]:
+        if self._is_carrier_ply() and not IS_CARRIER[kind]:
             raise IllegalMoveError(
                 "the warrior placed after the Goal is the declared carrier: a Fencer, Lancer "
                 "or Vanguard",
                 ART_CARRIER,
             )
-        self._check_room(side, move.kind, t)
+        self._check_room(side, kind, t)
         if self.goals_bb() & BIT[t]:
             raise IllegalMoveError(
                 "the Goal is not loaded onto a warrior during placement", ART_CARRIER
@@ -196,7 +192,7 @@ class ItalianPosition(Position):
             raise IllegalMoveError(
                 "a warrior may not be placed inside a Blockader's field", ART_PLACEMENT
             )
-        problem = self._placement_problem(side, move.kind, t)
+        problem = self._placement_problem(side, kind, t)
         if problem is not None:
             raise IllegalMoveError(problem, ART_PLACEMENT)
 

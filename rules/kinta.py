@@ -1,5 +1,6 @@
 """Klin Zha Kinta (Art. 13.9): the Position with an attackable, carrying Blockader, whose
-battle moves are fought out by Appendix D's combat (rules/kinta_combat.py)."""
+battle moves are fought out by Appendix D's combat (rules/kinta_combat.py, whose names this
+module still exports)."""
 
 from __future__ import annotations
 
@@ -11,28 +12,29 @@ from rules.board import BIT, BOARD, FLY, NAME, SQUARE_OF, iter_bits
 from rules.errors import IllegalMoveError
 from rules.kinta_combat import (
     ATTACKER_GOAL_BONUS,
-    COMBAT_ID,
-    DEFENDER,
     DEFENDER_GOAL_BONUS,
-    DEFENSE_SCORE,
     INITIAL_STRENGTH,
-    MOVER,
-    SPINDLE_FACES,
     Combatant,
     CombatResult,
-    CombatRound,
-    base_damage,
     cast_combat,
     describe_combat,
-    format_casts,
     parse_cast_notes,
-    parse_casts,
     resolve_combat,
-    select_damage,
 )
+from rules.kinta_combat import COMBAT_ID as COMBAT_ID
+from rules.kinta_combat import DEFENDER as DEFENDER
+from rules.kinta_combat import DEFENSE_SCORE as DEFENSE_SCORE
+from rules.kinta_combat import MOVER as MOVER
+from rules.kinta_combat import SPINDLE_FACES as SPINDLE_FACES
+from rules.kinta_combat import CombatRound as CombatRound
+from rules.kinta_combat import base_damage as base_damage
+from rules.kinta_combat import format_casts as format_casts
+from rules.kinta_combat import parse_casts as parse_casts
+from rules.kinta_combat import select_damage as select_damage
 from rules.position import (
     BLOCKADER,
     FLIER,
+    KIND_KEYS,
     NEAR4,
     VANGUARD,
     Move,
@@ -301,9 +303,6 @@ class KintaPosition(Position):
 
 
 # --- the scorecard as text ------------------------------------------------------------------
-_KEYS: Final = ("", "Fe", "L", "S", "Fl", "V", "B")
-
-
 def strengths_to_text(pos: KintaPosition) -> str:
     """The changed strengths as `C29:87+I33:120` (by square name), empty when none."""
     return "+".join(f"{NAME[s]}:{v}" for s, v in sorted(pos.strength.items(), key=_by_name))
@@ -329,35 +328,16 @@ def scorecard_lines(pos: KintaPosition) -> list[str]:
     """One line a side listing each warrior's strength, e.g. `green: BI22 100, FeC29 87`."""
     out = []
     for side, name in enumerate(("green", "gold")):
-        items = [f"{_KEYS[k]}{NAME[s]} {v}" for k, s, v in pos.scorecard(side)]
+        items = [f"{KIND_KEYS[k]}{NAME[s]} {v}" for k, s, v in pos.scorecard(side)]
         out.append(f"{name} strengths: {', '.join(items) or '-'}")
     return out
 
 
 __all__ = [
-    "ATTACKER_GOAL_BONUS",
-    "COMBAT_ID",
-    "DEFENDER",
-    "DEFENDER_GOAL_BONUS",
-    "DEFENSE_SCORE",
-    "INITIAL_STRENGTH",
     "KINTA_CARRIER",
-    "MOVER",
-    "SPINDLE_FACES",
-    "Combatant",
-    "CombatResult",
-    "CombatRound",
     "KintaPosition",
-    "base_damage",
-    "cast_combat",
-    "describe_combat",
-    "format_casts",
     "is_kinta_carrier",
-    "parse_cast_notes",
-    "parse_casts",
     "read_strengths",
-    "resolve_combat",
     "scorecard_lines",
-    "select_damage",
     "strengths_to_text",
 ]

@@ -721,21 +721,12 @@ class Position:
         )
 
     def _jeopardy(
-        self,
-        side: int,
-        g: int,
-        occ_def: int,
-        occ_att: int,
-        keep: int,
-        dblk: int,
-        g_held: bool,
-        holes: int,
+        self, side: int, g: int, own: int, foes: int, keep: int, dblk: int, held: bool, holes: int
     ) -> bool:
-        """Whether the attacker (not `side`) can capture a Goal on `g` given these squares.
-
-        `keep` masks the attacker's warriors (a killed one is left out); `g_held` tells
-        whether a defender's warrior stands on the Goal's triangle.
-        """
+        """Whether the attacker (not `side`) can capture a Goal on `g` when the defender's
+        warriors stand on `own`, the attacker's on `foes` and the defender's Blockader on
+        `dblk`, with `holes` ablated. `keep` masks the attacker's warriors that may strike (a
+        killed one is left out); `held` tells whether a defender's warrior holds the Goal."""
         a = 1 - side
         kb = self.kbb[a]
         dzoc = NB[dblk] if dblk >= 0 else 0
@@ -744,10 +735,10 @@ class Position:
         fliers = kb[FLIER] & keep
         if fliers & FLY[g]:
             return True
-        if not occ_att & keep & ~fliers & NEAR4[g]:
+        if not foes & keep & ~fliers & NEAR4[g]:
             # Nothing but Fliers within reach, and none of them lands on the Goal.
             return False
-        passable = BOARD & ~(occ_def | occ_att | dzoc | holes)
+        passable = BOARD & ~(own | foes | dzoc | holes)
         r1 = NB[g]
         vang = kb[VANGUARD] & keep
         if vang:
@@ -772,9 +763,9 @@ class Position:
         if fencer & r1:
             return True
         r2 = neighbours_bb(r1 & passable)
-        if blk & (r1 | r2) and not g_held:
+        if blk & (r1 | r2) and not held:
             ag = self.goal[a]
-            bad = occ_def | (BIT[ag] if ag >= 0 else 0) | dzoc
+            bad = own | (BIT[ag] if ag >= 0 else 0) | dzoc
             if not r1 & bad:
                 return True
         if not (fencer | swift):
@@ -1026,27 +1017,35 @@ class Position:
             raise IllegalMoveError("destination is occupied", "3.3")
 
     def _check_placement(self, move: Move, side: int, what: str) -> None:
-        t = move.dest
+        """check_move for a placement by `side` at the stage `what` of the setup."""
         if what == "battle":
             raise IllegalMoveError("placement is over; a warrior must move", "2.7")
         if move.kind == GOAL:
-            if what != "goal":
-                raise IllegalMoveError("the Goal is placed after all warriors are placed", "2.6")
-            code = self.sq[t]
-            if not code or code >> 3 != side or not self._CARRIER[code & 7]:
-                raise IllegalMoveError(
-                    "the Goal must be placed with one of the placer's carriers", "2.6"
-                )
-            if (1 << t) & self._all_zoc():
-                raise IllegalMoveError(
-                    "a Goal may not be placed in a Blockader's zone of control", "3.6"
-                )
-            if (1 << t) & self.rules.cloud_bb:
-                raise IllegalMoveError("a Goal may not be placed in a cloud", "13.4")
-            return
+            self._check_goal_placement(move.dest, side, what)
+        else:
+            self._check_warrior_placement(move.kind, move.dest, side, what)
+
+    def _check_goal_placement(self, t: int, side: int, what: str) -> None:
+        """Art. 2.6, 3.6, 13.4: the Goal, after the warriors, on a carrier outside the zones."""
+        if what != "goal":
+            raise IllegalMoveError("the Goal is placed after all warriors are placed", "2.6")
+        code = self.sq[t]
+        if not code or code >> 3 != side or not self._CARRIER[code & 7]:
+            raise IllegalMoveError(
+                "the Goal must be placed with one of the placer's carriers", "2.6"
+            )
+        if (1 << t) & self._all_zoc():
+            raise IllegalMoveError(
+                "a Goal may not be placed in a Blockader's zone of control", "3.6"
+            )
+        if (1 << t) & self.rules.cloud_bb:
+            raise IllegalMoveError("a Goal may not be placed in a cloud", "13.4")
+
+    def _check_warrior_placement(self, kind: int, t: int, side: int, what: str) -> None:
+        """Art. 2.2, 2.5, 2.11, 13.5, 13.8: a warrior still to place, in the squad's region."""
         if what != "warrior":
             raise IllegalMoveError("all warriors are placed; the Goal comes next", "2.6")
-        self._check_room(side, move.kind, t)
+        self._check_room(side, kind, t)
         if not self._placement_squares(side) & BIT[t]:
             if REGION[t] is None and not self.rules.forward:
                 raise IllegalMoveError(
@@ -1057,7 +1056,7 @@ class Position:
                     f"{NAME[t]} is outside the region this squad is placed in", "2.5"
                 )
             raise IllegalMoveError(f"{NAME[t]} is in the region the enemy placed in", "2.5")
-        if self.rules.honor and not self._honourable(side, move.kind, t):
+        if self.rules.honor and not self._honourable(side, kind, t):
             raise IllegalMoveError(
                 "a warrior may not stand in a zone of control or where an enemy Fencer could "
                 "not reach it",

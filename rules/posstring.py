@@ -92,12 +92,7 @@ def parse_position(text: str) -> Position:
     if unknown:
         raise PositionStringError(f"unknown variants: {', '.join(sorted(unknown))}")
     try:
-        kwargs = variant_parameters(
-            variants,
-            clouds=params.get("clouded", ""),
-            crown=params.get("kaggas-crown", ""),
-            ablation_limit=params.get("ablative", ""),
-        )
+        kwargs = variant_parameters(variants, params)
     except ValueError as exc:
         raise PositionStringError(str(exc)) from None
     if first_text not in COLOR_NAMES:
@@ -124,7 +119,7 @@ def parse_position(text: str) -> Position:
             pos.region[side] = REGION_NAMES.index(reg)
         if pieces != "-":
             for item in pieces.split(","):
-                _place(pos, side, item)
+                place_warrior(pos, side, item)
         if goal == "x":
             pos.goal[side] = CAPTURED
             pos.outcome = Outcome("capture", 1 - side)
@@ -154,7 +149,9 @@ def parse_position(text: str) -> Position:
     return pos
 
 
-def _place(pos: Position, side: int, item: str) -> None:
+def place_warrior(pos: Position, side: int, item: str) -> None:
+    """Stand `side`'s warrior written `item` (English key and square, `FeC29`, `L2:E37`) on
+    the board; PositionStringError (a ValueError) when it cannot."""
     # A square's name has three characters; a tri-level cell may have a level in front.
     size = 5 if item[-4:-3] == ":" else 3
     head = item[:-size]

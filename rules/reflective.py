@@ -9,7 +9,6 @@ from rules.board import (
     BIT,
     BOARD,
     BORDER_BB,
-    FLY,
     FORWARD_REGION_BB,
     NAME,
     NB,
@@ -20,14 +19,10 @@ from rules.errors import IllegalMoveError
 from rules.position import (
     BLOCKADER,
     FENCER,
-    FLIER,
-    GOAL,
     IS_CARRIER,
     LANCER,
-    LANCER_RAYS,
     NO_SQUARE,
     SQUAD,
-    SWIFT,
     VANGUARD,
     Move,
     Position,
@@ -141,39 +136,37 @@ class ReflectivePosition(Position):
             squares &= ~NB[self.goal[squad]]
         return squares
 
-    def _check_placement(self, move: Move, side: int, what: str) -> None:
-        t = move.dest
-        squad = self.first
-        if what == "battle":
-            raise IllegalMoveError("placement is over; a warrior must move", "2.7")
+    def _check_goal_placement(self, t: int, side: int, what: str) -> None:
         if what == "goal":
-            if move.kind != GOAL:
-                raise IllegalMoveError(
-                    "the Goal is placed with the first warrior, before any other (2.6 as 13.7 "
-                    "reads it)",
-                    "13.7",
-                )
-            if not self.occ[squad] & BIT[t]:
+            if not self.occ[self.first] & BIT[t]:
                 raise IllegalMoveError(
                     "the Goal must be placed with the first warrior placed (2.6 as 13.7 reads it)",
                     "13.7",
                 )
             return
-        if move.kind == GOAL:
-            if self.ply == 0:
-                raise IllegalMoveError(
-                    "the Goal is placed with the first warrior, which comes first (2.5 as 13.7 "
-                    "reads it)",
-                    "13.7",
-                )
-            raise IllegalMoveError("the Goal is already placed", "13.7")
-        if self.ply == 0 and not IS_CARRIER[move.kind]:
+        if self.ply == 0:
+            raise IllegalMoveError(
+                "the Goal is placed with the first warrior, which comes first (2.5 as 13.7 "
+                "reads it)",
+                "13.7",
+            )
+        raise IllegalMoveError("the Goal is already placed", "13.7")
+
+    def _check_warrior_placement(self, kind: int, t: int, side: int, what: str) -> None:
+        squad = self.first
+        if what == "goal":
+            raise IllegalMoveError(
+                "the Goal is placed with the first warrior, before any other (2.6 as 13.7 "
+                "reads it)",
+                "13.7",
+            )
+        if self.ply == 0 and not IS_CARRIER[kind]:
             raise IllegalMoveError(
                 "the first warrior placed must be a carrier, to hold the Goal (2.6 as 13.7 "
                 "reads it)",
                 "13.7",
             )
-        self._check_room(squad, move.kind, t)
+        self._check_room(squad, kind, t)
         tb = BIT[t]
         if not self._shared_placement_squares() & tb:
             if BORDER_BB & tb and not self.rules.forward:
@@ -189,7 +182,7 @@ class ReflectivePosition(Position):
             raise IllegalMoveError(
                 "the first warrior holds the Goal, and a Goal may not be placed in a cloud", "13.4"
             )
-        if move.kind == BLOCKADER and NB[t] & BIT[self.goal[squad]]:
+        if kind == BLOCKADER and NB[t] & BIT[self.goal[squad]]:
             raise IllegalMoveError(
                 "a Blockader may not be placed with the Goal in its zone of control", "3.6"
             )
@@ -291,7 +284,6 @@ class ReflectivePosition(Position):
             return False
         gb = BIT[g]
         occ = self.occ[squad]
-        kb = self.kbb[squad]
         b = self.blk[squad]
         holes = self.holes
         held = bool(self.sq[g])
@@ -304,36 +296,12 @@ class ReflectivePosition(Position):
             passable_b = BOARD & ~(occ | holes)
             if BIT[b] & (r1 | neighbours_bb(r1 & passable_b)) and not r1 & occ & ~BIT[b]:
                 return True
-        zoc = NB[b] if b >= 0 else 0
-        if gb & (zoc | holes):
+        if gb & holes:
             return False
+        # The others strike as in the flat game, the Blockader's zone barring them all; the
+        # position's one squad plays the attacker (so the empty colour is the "defender").
         attackers = occ & ~gb & ~(BIT[b] if b >= 0 else 0)
-        if kb[FLIER] & attackers & FLY[g]:
-            return True
-        passable = BOARD & ~(occ | zoc | holes)
-        vang = kb[VANGUARD] & attackers
-        if vang:
-            reach = r1 | neighbours_bb(r1 & passable) if self.rules.power_vanguards else r1
-            if vang & reach:
-                return True
-        lancer = kb[LANCER] & attackers
-        if lancer:
-            for ray in LANCER_RAYS[g]:
-                for bit in ray:
-                    if bit & lancer:
-                        return True
-                    if not bit & passable:
-                        break
-        fencer = kb[FENCER] & attackers
-        swift = kb[SWIFT] & attackers
-        if not (fencer | swift):
-            return False
-        r2 = neighbours_bb(r1 & passable)
-        r3 = neighbours_bb(r2 & passable)
-        if fencer & (r1 | r2 | r3):
-            return True
-        r4 = neighbours_bb(r3 & passable)
-        return bool(swift & (r2 | r3 | r4) & ~r1)
+        return self._jeopardy(1 - squad, g, 0, occ, attackers, b, held, holes)
 
     def is_in_jeopardy(self, side: int) -> bool:
         """The Goal is everyone's: it is in jeopardy when the next mover could capture it."""

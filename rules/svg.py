@@ -9,33 +9,15 @@ from rules.board import BORDER_BB, NAME, REGION, SQUARES, WIDTH
 from rules.drawing import (
     BORDER_FILL,
     REGION_FILL,
-    SIDE_FILL,
-    SIDE_TEXT,
-    ZOC_FILL,
     Point,
-    fmt,
-    goals_svg,
-    last_move_svg,
-    pieces_svg,
+    label_svg,
+    marks_svg,
     poly,
     triangle_centre,
     zones_svg,
 )
 from rules.engines import picture
 from rules.position import Move, Position
-
-# Imported from here by other code: the colours live with the other pictures' in drawing.
-__all__ = [
-    "BORDER_FILL",
-    "REGION_FILL",
-    "SIDE_FILL",
-    "SIDE_TEXT",
-    "ZOC_FILL",
-    "FlatLayout",
-    "centre",
-    "render_svg",
-    "triangle_points",
-]
 
 
 def _geometry(size: int, margin: float) -> tuple[float, float]:
@@ -109,16 +91,6 @@ def render_svg(
     out += zones_svg(pos, lay)
     if labels:
         for sq in SQUARES:
-            x, y = lay.centre(sq)
             # Up triangles (even positions) carry the label below the piece, down ones above.
-            dy = h * (0.17 if sq % 2 == 0 else -0.13)
-            out.append(
-                f'<text class="lbl" x="{fmt(x)}" y="{fmt(y + dy)}" '
-                f'text-anchor="middle">{NAME[sq]}</text>'
-            )
-    out += last_move_svg(pos, lay, last)
-    r = s * 0.2
-    out += goals_svg(pos, lay, r)
-    out += pieces_svg(pos, lay, SQUARES, r)
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+            out.append(label_svg(lay.centre(sq), h * (0.17 if sq % 2 == 0 else -0.13), NAME[sq]))
+    return marks_svg(out, pos, lay, last, s * 0.2, SQUARES)

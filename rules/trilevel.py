@@ -9,20 +9,15 @@ from rules.board import iter_bits
 from rules.errors import IllegalMoveError
 from rules.position import (
     BLOCKADER,
-    FENCER,
     FLIER,
     GOAL,
     KIND_NAMES,
-    LANCER,
     MOVE_ARTICLE,
-    SQUAD,
-    SWIFT,
-    VANGUARD,
-    WARRIOR_KINDS,
     Move,
     Position,
     Rules,
 )
+from rules.posstring import place_warrior
 from rules.trilevel_board import (
     CBIT,
     CELL_NAME,
@@ -122,30 +117,22 @@ class TriLevelPosition(Position):
 
     # --- safety -------------------------------------------------------------------------------
     def _jeopardy(
-        self,
-        side: int,
-        g: int,
-        occ_def: int,
-        occ_att: int,
-        keep: int,
-        dblk: int,
-        g_held: bool,
-        holes: int,
+        self, side: int, g: int, own: int, foes: int, keep: int, dblk: int, held: bool, holes: int
     ) -> bool:
         a = 1 - side
         dzoc = ZOC[dblk] if dblk >= 0 else 0
         if CBIT[g] & dzoc:
             return False
-        blocked = occ_def | occ_att | dzoc
+        blocked = own | foes | dzoc
         sq = self.sq
         power = self.rules.power_vanguards
-        for o in iter_bits(occ_att & keep):
+        for o in iter_bits(foes & keep):
             kind = sq[o] & 7
             if kind == FLIER:
                 if FLY_FLAT[o] & CBIT[g]:
                     return True
                 continue
-            if kind == BLOCKADER and g_held:
+            if kind == BLOCKADER and held:
                 continue
             # Captures are face to face: only paths ending with a horizontal step count.
             entry = paths(kind, o, power).get(g)
@@ -153,7 +140,7 @@ class TriLevelPosition(Position):
                 continue
             if kind == BLOCKADER:
                 ag = self.goal[a]
-                if ZOC[g] & (occ_def | dzoc | (CBIT[ag] if ag >= 0 else 0)):
+                if ZOC[g] & (own | dzoc | (CBIT[ag] if ag >= 0 else 0)):
                     continue
             return True
         return False
@@ -224,16 +211,6 @@ class TriLevelPosition(Position):
 
 
 # --- building positions for tests and tools ---------------------------------------------------
-_KEY_KIND: Final = {
-    "fe": FENCER,
-    "l": LANCER,
-    "s": SWIFT,
-    "fl": FLIER,
-    "v": VANGUARD,
-    "b": BLOCKADER,
-}
-
-
 def build(
     green: str,
     gold: str,
@@ -245,23 +222,13 @@ def build(
     rules: Rules | None = None,
 ) -> TriLevelPosition:
     """A position from lists of warriors like `FeE37,L2:E37` (English keys, any case) and
-    the Goals' cells; `ply` 20 is the first battle move."""
+    the Goals' cells; `ply` 20 is the first battle move. ValueError for a bad item."""
     pos = TriLevelPosition(rules or Rules("laws", frozenset({VARIANT})), first)
     pos.ply = ply
     for side, text in enumerate((green, gold)):
         for item in (x.strip() for x in text.split(",")):
-            if not item:
-                continue
-            split = 2 if item[:2].lower() in ("fe", "fl") else 1
-            kind = _KEY_KIND.get(item[:split].lower())
-            if kind is None:
-                raise ValueError(f"unknown warrior {item!r}")
-            c = parse_cell(item[split:])
-            if pos.sq[c]:
-                raise ValueError(f"two warriors on {item[split:]}")
-            if pos.kbb[side][kind].bit_count() >= SQUAD[kind]:
-                raise ValueError(f"too many of {item[:split]}")
-            pos._put(side, kind, c)
+            if item:
+                place_warrior(pos, side, item)
     for side, gtext in enumerate((green_goal, gold_goal)):
         if gtext:
             pos.goal[side] = parse_cell(gtext)
@@ -275,7 +242,6 @@ __all__ = [
     "FLOOR",
     "LEVEL_OF",
     "TriLevelPosition",
-    "WARRIOR_KINDS",
     "build",
     "cell",
     "cell_name",

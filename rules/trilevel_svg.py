@@ -13,10 +13,9 @@ from rules.drawing import (
     Point,
     cell_token,
     fmt,
-    goals_svg,
-    last_move_svg,
+    label_svg,
     legend_lines,
-    pieces_svg,
+    marks_svg,
     poly,
     status_lines,
     triangle_centre,
@@ -132,22 +131,12 @@ def render_trilevel_svg(
         out.append(f'<polygon class="shadow" data-covers="{lv}" points="{poly(outline)}"/>')
     out += zones_svg(pos, lay)
     if labels:
-        for lv in LEVELS:
-            for c in CELLS_OF_LEVEL[lv]:
-                x, y = lay.centre(c)
-                up = level_place(c)[1] % 2 == 0
-                dy = h * (0.2 if up else -0.16)
-                label = CELL_NAME[c].split(":")[-1]
-                out.append(
-                    f'<text class="lbl" x="{fmt(x)}" y="{fmt(y + dy)}" '
-                    f'text-anchor="middle">{label}</text>'
-                )
-    out += last_move_svg(pos, lay, last)
-    r = s * 0.2
-    out += goals_svg(pos, lay, r)
-    out += pieces_svg(pos, lay, CELLS, r, LEVEL_OF)
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+        for c in CELLS:
+            up = level_place(c)[1] % 2 == 0
+            out.append(
+                label_svg(lay.centre(c), h * (0.2 if up else -0.16), CELL_NAME[c].split(":")[-1])
+            )
+    return marks_svg(out, pos, lay, last, s * 0.2, CELLS, LEVEL_OF)
 
 
 def _footprint(lay: Layout, lv: int) -> list[tuple[float, float]]:

@@ -13,6 +13,7 @@ from rules.position import COLOR_NAMES, RULESETS, Move, Outcome, Position, Rules
 from rules.record import RESULTS, TERMINATIONS, Record, RecordPly, read_record
 from rules.variants import (
     KNOWN_VARIANTS,
+    PARAMETER_TAGS,
     SUPPORTED_VARIANTS,
     combination_problem,
     parse_removed,
@@ -101,13 +102,9 @@ def rules_from_tags(tags: dict[str, str]) -> tuple[Rules, int]:
     first_name = tags.get("FirstPlacement", "green").strip().lower() or "green"
     if first_name not in COLOR_NAMES:
         raise IllegalMoveError(f"FirstPlacement must be green or gold, not {first_name!r}", "2.4")
+    texts = {variant: tags.get(tag, "") for variant, tag in PARAMETER_TAGS.items()}
     try:
-        params = variant_parameters(
-            variants,
-            clouds=tags.get("Clouds", ""),
-            crown=tags.get("Crown", ""),
-            ablation_limit=tags.get("AblationLimit", ""),
-        )
+        params = variant_parameters(variants, texts)
     except ValueError as exc:
         raise IllegalMoveError(str(exc), "13") from None
     return Rules(ruleset, variants, removed=removed, **params), COLOR_NAMES.index(first_name)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
 from rules.board import CORNER, REGION_NAMES, SQUARE_OF
@@ -125,10 +125,17 @@ def combination_reason(variants: Iterable[str], crown_named: bool = False) -> st
     return None
 
 
-def variant_parameters(
-    variants: frozenset[str], *, clouds: str = "", crown: str = "", ablation_limit: str = ""
-) -> dict[str, Any]:
-    """Rules keyword arguments for the variants' parameters given as record tags."""
+# The record tag giving each parameterised variant's parameter (a position string writes it
+# after the variant's name instead, as in `clouded:E37+F36`).
+PARAMETER_TAGS: Final = {"clouded": "Clouds", "kaggas-crown": "Crown", "ablative": "AblationLimit"}
+
+
+def variant_parameters(variants: frozenset[str], texts: Mapping[str, str]) -> dict[str, Any]:
+    """Rules keyword arguments for the variants' parameters, `texts` giving each
+    parameterised variant's parameter as written, by the variant's name."""
+    clouds = texts.get("clouded", "")
+    crown = texts.get("kaggas-crown", "")
+    ablation_limit = texts.get("ablative", "")
     if "tri-level" in variants and not variants <= TRI_LEVEL_COMPANIONS:
         others = ", ".join(sorted(variants - TRI_LEVEL_COMPANIONS))
         raise ValueError(f"tri-level is played on its own board, not with {others}")
