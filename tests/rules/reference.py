@@ -1,8 +1,11 @@
-"""A slow, literal reading of rules.md §3-5 used to cross-check the fast move generator."""
+"""Slow, literal readings of rules.md used to cross-check the engine: the board's geometry
+derived from first principles (§1), and the legal battle moves and jeopardy (§3-5)."""
 
 from __future__ import annotations
 
-from rules.board import NEIGHBOURS, ijk
+from collections.abc import Iterable, Mapping
+
+from rules.board import SQUARE_OF
 from rules.position import (
     BLOCKADER,
     FENCER,
@@ -14,6 +17,121 @@ from rules.position import (
     Position,
 )
 
+# --- the board from first principles (rules.md §1) ------------------------------------------
+# Every triangle is drawn on a lattice: row r (1 = A, the apex) lies between y = r - 1 and
+# y = r, and x counts half sides from the vertical through the apex, so every corner has
+# whole coordinates. Nothing here reads the engine's tables: names, strips and neighbours all
+# come from the corners.
+Corner = tuple[int, int]
+ROWS = "ABCDEFGHI"
+
+
+def _corners(r: int, p: int) -> frozenset[Corner]:
+    """The corners of the triangle at position p (0 = west) of row r (1-9): even positions
+    point up, odd ones point down between two up triangles."""
+    x = 2 * (p // 2) - (r - 1)
+    if p % 2 == 0:
+        return frozenset({(x, r - 1), (x - 1, r), (x + 1, r)})
+    return frozenset({(x, r - 1), (x + 2, r - 1), (x + 1, r)})
+
+
+def _name(r: int, corners: frozenset[Corner]) -> str:
+    """rules.md §1's name: row, then the first diagonal's strip (parallel to the left edge,
+    where x + y is constant, 1 touching that edge) and the second's (parallel to the right
+    edge, where y - x is constant, 9 touching that edge); each strip is two half sides wide."""
+    d1 = max(x + y for x, y in corners) // 2
+    d2 = 10 - max(y - x for x, y in corners) // 2
+    return f"{ROWS[r - 1]}{d1}{d2}"
+
+
+TRIANGLES: dict[str, frozenset[Corner]] = {
+    _name(r, c): c for r in range(1, 10) for c in (_corners(r, p) for p in range(2 * r - 1))
+}
+# (row, first diagonal, second diagonal) of each triangle, read back from its name.
+STRIPS: dict[str, tuple[int, int, int]] = {
+    n: (ROWS.index(n[0]) + 1, int(n[1]), int(n[2])) for n in TRIANGLES
+}
+
+
+def neighbour_table() -> dict[str, frozenset[str]]:
+    """Each triangle's neighbours: the triangles sharing an edge, two corners (Art. 3.2)."""
+    return {
+        a: frozenset(b for b, cb in TRIANGLES.items() if len(ca & cb) == 2)
+        for a, ca in TRIANGLES.items()
+    }
+
+
+NEIGHBOUR_NAMES: dict[str, frozenset[str]] = neighbour_table()
+
+
+def neighbour_differences(
+    table: Mapping[str, Iterable[str]], reference: Mapping[str, Iterable[str]] = NEIGHBOUR_NAMES
+) -> list[str]:
+    """Every way `table` (triangle name -> neighbour names) differs from `reference`: a
+    triangle missing or extra, and each neighbour missing or extra; empty when they agree."""
+    out = [f"{n}: not in the table" for n in sorted(set(reference) - set(table))]
+    out += [f"{n}: no such triangle" for n in sorted(set(table) - set(reference))]
+    for n in sorted(set(table) & set(reference)):
+        got, want = set(table[n]), set(reference[n])
+        out += [f"{n}: lacks neighbour {m}" for m in sorted(want - got)]
+        out += [f"{n}: has {m}, not a neighbour" for m in sorted(got - want)]
+    return out
+
+
+def straight_names(path: Iterable[str]) -> bool:
+    """rules.md §1: a path (origin first) is straight when it keeps one strip, the row or a
+    diagonal, and never visits a triangle twice."""
+    names = list(path)
+    if len(set(names)) != len(names):
+        return False
+    return any(len({STRIPS[n][c] for n in names}) == 1 for c in range(3))
+
+
+def ray_table() -> dict[str, set[tuple[str, ...]]]:
+    """Each triangle's straight lines: from each neighbour, along each strip the two share,
+    to the edge of the board."""
+    out: dict[str, set[tuple[str, ...]]] = {}
+    for origin in TRIANGLES:
+        rays = set()
+        for first in NEIGHBOUR_NAMES[origin]:
+            for c in range(3):
+                if STRIPS[first][c] != STRIPS[origin][c]:
+                    continue
+                ray, prev, cur = [first], origin, first
+                while True:
+                    ahead = [
+                        n
+                        for n in NEIGHBOUR_NAMES[cur]
+                        if n != prev and STRIPS[n][c] == STRIPS[origin][c]
+                    ]
+                    if not ahead:
+                        break
+                    prev, cur = cur, ahead[0]
+                    ray.append(cur)
+                rays.add(tuple(ray))
+        out[origin] = rays
+    return out
+
+
+# The same, by the engine's square numbers (the names are the contract between the two).
+NEIGHBOURS: dict[int, tuple[int, ...]] = {
+    SQUARE_OF[n]: tuple(sorted(SQUARE_OF[m] for m in ns)) for n, ns in NEIGHBOUR_NAMES.items()
+}
+_NAME_OF: dict[int, str] = {SQUARE_OF[n]: n for n in TRIANGLES}
+
+
+def ijk(sq: int) -> tuple[int, int, int]:
+    """rules.md §1's integer form of a square: i = 9 - row, j = d1 - 1, k = 9 - d2."""
+    row, d1, d2 = STRIPS[_NAME_OF[sq]]
+    return 9 - row, d1 - 1, 9 - d2
+
+
+def is_straight(path: tuple[int, ...]) -> bool:
+    """straight_names for squares."""
+    return straight_names(_NAME_OF[s] for s in path)
+
+
+# --- moves, literally (rules.md §3-5) --------------------------------------------------------
 STEPS = {
     VANGUARD: (1, 1, False),
     FENCER: (1, 3, False),
@@ -38,7 +156,7 @@ def _paths(origin: int, lo: int, hi: int, straight: bool) -> list[tuple[int, ...
             if n in path:
                 continue
             new = path + [n]
-            if straight and not any(len({ijk(s)[c] for s in new}) == 1 for c in range(3)):
+            if straight and not is_straight(tuple(new)):
                 continue
             walk(new)
 

@@ -1,4 +1,7 @@
-"""Board geometry against rules.md §1: names, neighbours, straight lines, regions, seats."""
+"""Board geometry against rules.md §1: names, neighbours, straight lines, regions, seats.
+
+Neighbours and straight lines are compared, exactly, with tables derived in
+tests/rules/reference.py from the triangles' corners, not from the engine's tables."""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ from rules.board import (
     BORDER_BB,
     EAST,
     NAME,
+    NB,
     NEIGHBOURS,
     RAYS,
     REGION,
@@ -22,10 +26,23 @@ from rules.board import (
     parse_square,
     square_name,
 )
+from tests.rules.reference import (
+    NEIGHBOUR_NAMES,
+    STRIPS,
+    TRIANGLES,
+    neighbour_differences,
+    ray_table,
+    straight_names,
+)
 
 
 def names(squares):
     return [NAME[s] for s in squares]
+
+
+def engine_neighbours() -> dict[str, list[str]]:
+    """The engine's neighbour table, by name."""
+    return {NAME[s]: names(NEIGHBOURS[s]) for s in SQUARES}
 
 
 def test_81_triangles_and_the_validity_rule():
@@ -44,6 +61,13 @@ def test_81_triangles_and_the_validity_rule():
                 assert (f"{row}{d1}{d2}" in SQUARE_OF) == real
                 count += real
     assert count == 81
+
+
+def test_the_drawn_board_names_the_same_triangles():
+    # The reference draws the triangles and names each by its strips: the same 81 names.
+    assert set(TRIANGLES) == set(SQUARE_OF)
+    assert {n for n in TRIANGLES if n[0] == "I"} >= {"I11", "I12", "I22", "I23", "I33", "I99"}
+    assert STRIPS["E37"] == (5, 3, 7)
 
 
 def test_corners_and_middle():
@@ -72,19 +96,27 @@ def test_integer_form():
 
 def test_neighbours_of_e37():
     assert sorted(names(NEIGHBOURS[SQUARE_OF["E37"]])) == ["E27", "E38", "F37"]
+    assert NEIGHBOUR_NAMES["E37"] == {"E27", "E38", "F37"}  # the spec's example, drawn
 
 
-def test_neighbours_share_an_edge_by_the_integer_rule():
-    for s in SQUARES:
-        i, j, k = ijk(s)
-        if i + j + k == 8:
-            expected = {(i - 1, j, k), (i, j - 1, k), (i, j, k - 1)}
-        else:
-            expected = {(i + 1, j, k), (i, j + 1, k), (i, j, k + 1)}
-        got = {ijk(n) for n in NEIGHBOURS[s]}
-        assert got == {c for c in expected if min(c) >= 0 and max(c) <= 8} & got
-        assert got <= expected
-        assert all(s in NEIGHBOURS[n] for n in NEIGHBOURS[s])
+def test_neighbours_are_exactly_the_triangles_sharing_an_edge():
+    assert neighbour_differences(engine_neighbours()) == []
+    # The bitboards the move generator uses say the same.
+    assert neighbour_differences({NAME[s]: names(iter_bits(NB[s])) for s in SQUARES}) == []
+
+
+def test_the_neighbour_check_reports_every_difference():
+    # The comparison must fail when the engine's table is wrong: a neighbour missing, one
+    # too many, a triangle missing.
+    table = engine_neighbours()
+    table["E37"] = [n for n in table["E37"] if n != "F37"]
+    assert neighbour_differences(table) == ["E37: lacks neighbour F37"]
+    table = engine_neighbours()
+    table["A19"] = [*table["A19"], "B18"]
+    assert neighbour_differences(table) == ["A19: has B18, not a neighbour"]
+    table = engine_neighbours()
+    del table["I55"]
+    assert neighbour_differences(table) == ["I55: not in the table"]
 
 
 def test_straight_lines_from_e37():
@@ -98,13 +130,23 @@ def test_straight_lines_from_e37():
     }
     got = {" ".join(names(ray)) for ray in RAYS[SQUARE_OF["E37"]]}
     assert got == expected
+    assert {" ".join(ray) for ray in ray_table()["E37"]} == expected
 
 
-def test_every_ray_is_straight_and_stays_on_the_board():
+def test_straight_lines_are_exactly_the_drawn_strips():
+    engine = {NAME[s]: {tuple(names(ray)) for ray in RAYS[s]} for s in SQUARES}
+    assert engine == ray_table()
+
+
+def test_is_straight_agrees_with_the_strips():
     for s in SQUARES:
-        assert len(RAYS[s]) <= 6
         for ray in RAYS[s]:
-            assert is_straight((s, *ray))
+            path = (s, *ray)
+            assert is_straight(path) and straight_names(names(path))
+            # Turning off the strip at the end is no longer straight, for both readings.
+            for turn in NEIGHBOURS[ray[-1]]:
+                bent = (*path, turn)
+                assert is_straight(bent) == straight_names(names(bent))
 
 
 def test_corner_has_two_lines():
@@ -122,10 +164,12 @@ def test_regions_and_borders():
     assert REGION[SQUARE_OF["A19"]] == APEX
     assert REGION[SQUARE_OF["I11"]] == WEST
     assert REGION[SQUARE_OF["I99"]] == EAST
-    for s in SQUARES:
-        for n in NEIGHBOURS[s]:
-            if REGION[s] is not None and REGION[n] is not None:
-                assert REGION[s] == REGION[n], (NAME[s], NAME[n])
+    # No triangle of one region shares an edge (of the drawn board) with another region's.
+    for a, around in NEIGHBOUR_NAMES.items():
+        for b in around:
+            ra, rb = REGION[SQUARE_OF[a]], REGION[SQUARE_OF[b]]
+            if ra is not None and rb is not None:
+                assert ra == rb, (a, b)
 
 
 @pytest.mark.parametrize(
