@@ -12,16 +12,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules.board import NAME, NEIGHBOURS, SQUARE_OF
+from rules.board import NAME, SQUARE_OF
 from rules.diagram import render_text
 from rules.engines import new_position
 from rules.errors import IllegalMoveError, RulesError
-from rules.kinta import (
+from rules.kinta import KintaPosition
+from rules.kinta_combat import (
     DEFENDER,
     INITIAL_STRENGTH,
     MOVER,
     Combatant,
-    KintaPosition,
     base_damage,
     cast_combat,
     format_casts,
@@ -46,7 +46,7 @@ from rules.position import (
 from rules.posstring import parse_position, position_to_string
 from rules.record import Record, RecordPly, read_record, write_record
 from rules.validate import validate_record, validate_text
-from tests.rules.reference import STEPS, _paths
+from tests.rules.reference import NEIGHBOURS, STEPS, _paths
 
 S = SQUARE_OF
 
@@ -79,7 +79,7 @@ def article_of(pos: KintaPosition, move: Move, casts: str | None = None) -> str 
 # --- D.1.1 attributes ---------------------------------------------------------------------
 def test_warrior_attributes_follow_the_table():
     # Appendix D.1.1: B 1/100/6, Fe 2/110/5, V 3/120/4, L 4/130/3, Fl 5/140/2, S 6/150/1.
-    from rules.kinta import COMBAT_ID, DEFENSE_SCORE
+    from rules.kinta_combat import COMBAT_ID, DEFENSE_SCORE
 
     table = {
         BLOCKADER: (1, 100, 6),

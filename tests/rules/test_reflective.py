@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules.board import NAME, NEIGHBOURS, REGION, SQUARE_OF
+from rules.board import NAME, REGION, SQUARE_OF
 from rules.engines import new_position
 from rules.errors import IllegalMoveError, PositionStringError
 from rules.notation import describe_move, format_ply, move_text, parse_ply
@@ -33,7 +33,7 @@ from rules.record import Record, RecordPly, read_record, write_record
 from rules.reflective import ReflectivePosition, check_combination
 from rules.validate import validate_record, validate_text
 from tests.rules.conftest import random_line
-from tests.rules.reference import STEPS, _paths
+from tests.rules.reference import NEIGHBOURS, STEPS, _paths
 
 S = SQUARE_OF
 

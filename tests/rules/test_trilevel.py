@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules.board import NAME as FLAT_NAME
-from rules.board import NEIGHBOURS, SQUARE_OF, SQUARES, ijk, is_straight
+from rules.board import SQUARE_OF, SQUARES
 from rules.diagram import render_text
 from rules.engines import new_position
 from rules.errors import IllegalMoveError, RulesError
@@ -37,17 +37,11 @@ from rules.position import (
 from rules.posstring import parse_position, position_to_string
 from rules.record import Record, RecordPly, read_record, write_record
 from rules.svg import render_svg
-from rules.trilevel import (
-    CELL_NAME,
-    CELL_OF,
-    CELLS,
-    TriLevelPosition,
-    build,
-    cell_name,
-    parse_cell,
-)
+from rules.trilevel import TriLevelPosition, build
+from rules.trilevel_board import CELL_NAME, CELL_OF, CELLS, cell_name, parse_cell
 from rules.validate import validate_record, validate_text
 from tests.rules.conftest import random_line
+from tests.rules.reference import NEIGHBOURS, ijk, is_straight
 
 TRI = Rules("laws", frozenset({"tri-level"}))
 NOTE = Notation(tri_level=True)
@@ -71,7 +65,8 @@ def mv(origin: str, dest: str, kind: int, carry: bool = False) -> Move:
 
 # --- an independent model of the board ------------------------------------------------------
 # Cells are (level, flat square); the air beside a level is ("air", level, flat square of the
-# rim triangle below it). Everything is derived again from the flat board and the text.
+# rim triangle below it). Everything is derived again from the text and the flat board as
+# tests/rules/reference.py draws it (its neighbours, strips and integer form).
 def height(s: int) -> int:
     """Levels standing over a bottom triangle: the second board covers the 36 triangles that
     touch no edge (min coordinate >= 1), the third the 9 of those that touch no edge of the
