@@ -16,7 +16,7 @@ from rest_framework.test import APIClient
 
 from games.models import RecordSubmission
 from tournaments import services
-from tournaments.models import Game, Penalty, Player, Round
+from tournaments.models import ForbiddenPair, Game, Penalty, Player, Round
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()
@@ -211,6 +211,21 @@ ENDPOINTS: list[tuple[str, Call, set[str]]] = [
     ("api withdraw", api_post(T + "/withdrawals/", lambda w: {"player": w.player.pk}), ARBITERS),
     ("api start ranks", api_post(T + "/start-ranks/", {"sort": True}), ARBITERS),
     (
+        "api withdrawal undo",
+        api_post(T + "/withdrawal-undo/", lambda w: {"player": w.player.pk}),
+        ARBITERS,
+    ),
+    (
+        "api forbidden pair",
+        api_post(T + "/forbidden-pairs/", lambda w: {"first": w.player.pk, "second": w.spare.pk}),
+        ARBITERS,
+    ),
+    (
+        "api schedule",
+        api_post(T + "/schedule/", {"round": 1, "starts_at": "2026-11-01T10:00:00Z"}),
+        ARBITERS,
+    ),
+    (
         "api bye request",
         api_post(T + "/bye-requests/", lambda w: {"player": w.player.pk, "round": 4}),
         ARBITERS,
@@ -341,7 +356,8 @@ def denied(resp: Any) -> bool:
 
 STATE = [
     lambda w: sorted(Game.objects.values_list("id", "result", "result_confirmed_at")),
-    lambda w: sorted(Round.objects.values_list("id", "status")),
+    lambda w: sorted(Round.objects.values_list("id", "status", "starts_at", "place")),
+    lambda w: sorted(ForbiddenPair.objects.values_list("first_id", "second_id")),
     lambda w: Penalty.objects.count(),
     lambda w: sorted(w.t.registrations.values_list("player_id", "status")),
     lambda w: RecordSubmission.objects.count(),

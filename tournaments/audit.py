@@ -28,6 +28,7 @@ class Action(StrEnum):
     ROUND_PUBLISHED = "round_published"
     ROUND_DISCARDED = "round_discarded"
     ROUND_UNPUBLISHED = "round_unpublished"
+    ROUND_SCHEDULED = "round_scheduled"
     PAIRINGS_EDITED = "pairings_edited"
     RESULT = "result"
     RESULT_CONFIRMED = "result_confirmed"

@@ -39,7 +39,6 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
                     self.fields[name].disabled = True
                     self.fields[name].help_text = _("locked: round 1 has been paired")
 
-
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         for name in self.OPTIONAL:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.core.cache import cache
@@ -12,6 +12,7 @@ from django.db.models import Count, Prefetch, Q, QuerySet
 from tournaments.models import (
     AuditEntry,
     ByeRequest,
+    ForbiddenPair,
     Game,
     PairingJob,
     Penalty,
@@ -25,6 +26,7 @@ from tournaments.penalty_kinds import KINDS, Effect, penalty_kind
 from tournaments.roles import user_can_arbitrate, user_player
 from tournaments.scoring import OPPOSITE, Outcome, PenaltyEffect, ScoringSettings, game_points
 from tournaments.standings import (
+    CROSSTABLE_LEGEND,
     CrossCell,
     Entrant,
     RoundResult,
@@ -80,48 +82,131 @@ def round_list(*, tournament: Tournament, drafts: bool = False) -> QuerySet[Roun
 
 
 def round_results(*, tournament: Tournament) -> tuple[list[RoundResult], int]:
-    """Every player's result per round, and the number of completed rounds."""
+    """Every player's result per round, and the number of completed rounds: penalties
+    applied (marked), byes with their own points, the round robin's free round as the
+    tournament scores it, late entrants' missed rounds, and the results of a round robin
+    player who withdrew before half of their games kept but not counted."""
     settings = scoring_settings(tournament=tournament)
     results: list[RoundResult] = []
-    completed = 0
     pending_rounds: set[int] = set()
     rows = (
         Game.objects.filter(round__tournament=tournament)
         .exclude(round__status=Round.Status.DRAFT)
         .values_list(
-            "id", "round__number", "kind", "first_id", "second_id", "result", "result_confirmed_at"
+            "id",
+            "round__number",
+            "kind",
+            "first_id",
+            "second_id",
+            "result",
+            "result_confirmed_at",
+            "bye_points",
         )
     )
     effects = penalty_effects(tournament=tournament)
     numbers = set()
     two_person = tournament.result_confirmation
-    for game_id, number, kind, first, second, result, confirmed_at in rows:
+    free_is_bye = tournament.free_round == Tournament.FreeRound.BYE
+    for game_id, number, kind, first, second, result, confirmed_at, own in rows:
         numbers.add(number)
+        if kind != Game.Kind.GAME:
+            outcome = _BYE_OUTCOME[kind]
+            if kind == Game.Kind.FREE and free_is_bye:
+                outcome = Outcome.BYE
+            points = float(own) if own is not None else settings.points(outcome)
+            results.append(RoundResult(number, first, None, outcome, points))
+            continue
         if two_person and confirmed_at is None:
             result = ""
-        if kind == Game.Kind.BYE:
-            results.append(RoundResult(number, first, None, Outcome.BYE, settings.bye))
-            continue
-        if kind == Game.Kind.REQUESTED_BYE:
-            results.append(
-                RoundResult(number, first, None, Outcome.REQUESTED_BYE, settings.requested_bye)
-            )
-            continue
+        mine, theirs = effects.get((game_id, first), ()), effects.get((game_id, second), ())
         if not result:
-            pending_rounds.add(number)
-            continue
+            # A battle declared lost (Art. 12.4 d) decides a game still being played.
+            result = _declared_result(mine, theirs)
+            if not result:
+                pending_rounds.add(number)
+                continue
         out = FIRST_OUTCOME[Game.Result(result)]
         back = OPPOSITE[out]
-        mine, theirs = effects.get((game_id, first), ()), effects.get((game_id, second), ())
-        out, p1 = game_points(out, settings, mine, theirs)
-        back, p2 = game_points(back, settings, theirs, mine)
-        results.append(RoundResult(number, first, second, out, p1, True))
-        results.append(RoundResult(number, second, first, back, p2, False))
+        out2, p1 = game_points(out, settings, mine, theirs)
+        back2, p2 = game_points(back, settings, theirs, mine)
+        marked = bool(mine or theirs)
+        results.append(RoundResult(number, first, second, out2, p1, True, penalized=marked))
+        results.append(RoundResult(number, second, first, back2, p2, False, penalized=marked))
+    completed = 0
     for n in sorted(numbers):
         if n in pending_rounds:
             break
         completed = n
-    return results, completed
+    results += _late_entry_rounds(tournament, settings, max(numbers, default=0))
+    return _annulled(tournament, results), completed
+
+
+_BYE_OUTCOME = {
+    Game.Kind.BYE: Outcome.BYE,
+    Game.Kind.REQUESTED_BYE: Outcome.REQUESTED_BYE,
+    Game.Kind.FREE: Outcome.ABSENT,
+}
+
+
+def _declared_result(mine: Sequence[PenaltyEffect], theirs: Sequence[PenaltyEffect]) -> str:
+    if any(e.declared_lost for e in mine):
+        return Game.Result.SECOND_WIN
+    if any(e.declared_lost for e in theirs):
+        return Game.Result.FIRST_WIN
+    return ""
+
+
+def _late_entry_rounds(
+    tournament: Tournament, settings: ScoringSettings, last: int
+) -> list[RoundResult]:
+    """A late entrant's missed rounds, worth the tournament's late-entry points each."""
+    points = float(tournament.late_entry_points)
+    if not points:
+        return []
+    late = Registration.objects.filter(tournament=tournament, first_round__gt=1)
+    return [
+        RoundResult(rnd, pid, None, Outcome.REQUESTED_BYE, points)
+        for pid, first_round in late.values_list("player_id", "first_round")
+        for rnd in range(1, min(first_round, last + 1))
+    ]
+
+
+def _annulled(tournament: Tournament, results: list[RoundResult]) -> list[RoundResult]:
+    """Round robin, withdrawal setting `annul_before_half`: the results of a player who
+    withdrew (or was expelled) having played fewer than half of their scheduled games are
+    kept but not counted, theirs and their opponents' against them."""
+    if (
+        tournament.pairing_system not in ROUND_ROBINS
+        or tournament.withdrawal_results != Tournament.WithdrawalResults.ANNUL_BEFORE_HALF
+    ):
+        return results
+    left = set(
+        Registration.objects.filter(tournament=tournament)
+        .exclude(status=Registration.Status.ACTIVE)
+        .values_list("player_id", flat=True)
+    )
+    if not left:
+        return results
+    # Each of the table's players meets every other once (twice in a double round robin);
+    # an odd table's free rounds are not games.
+    field = Registration.objects.filter(tournament=tournament, first_round=1).count()
+    legs = 2 if tournament.pairing_system == Tournament.PairingSystem.DOUBLE_ROUND_ROBIN else 1
+    games_each = (field - 1) * legs
+    played: dict[int, int] = {}
+    for r in results:
+        if r.player in left and r.outcome.played:
+            played[r.player] = played.get(r.player, 0) + 1
+    annulled = {pid for pid in left if 2 * played.get(pid, 0) < games_each}
+    return [
+        replace(r, counted=False) if r.player in annulled or r.opponent in annulled else r
+        for r in results
+    ]
+
+
+ROUND_ROBINS = (
+    Tournament.PairingSystem.ROUND_ROBIN,
+    Tournament.PairingSystem.DOUBLE_ROUND_ROBIN,
+)
 
 
 def entrant_list(*, tournament: Tournament) -> QuerySet[Registration]:
@@ -134,7 +219,19 @@ def entrant_list(*, tournament: Tournament) -> QuerySet[Registration]:
 
 
 def entrants(*, tournament: Tournament) -> list[Entrant]:
+    """The players the standings show: everyone but those who withdrew (or were expelled)
+    before they were in any round; those who left later carry the round they left after."""
     regs = Registration.objects.filter(tournament=tournament).select_related("player__club")
+    in_a_round = set(
+        Game.objects.filter(round__tournament=tournament)
+        .exclude(round__status=Round.Status.DRAFT)
+        .values_list("first_id", flat=True)
+    ) | set(
+        Game.objects.filter(round__tournament=tournament, second__isnull=False)
+        .exclude(round__status=Round.Status.DRAFT)
+        .values_list("second_id", flat=True)
+    )
+    active = Registration.Status.ACTIVE
     return [
         Entrant(
             r.player_id,
@@ -142,8 +239,10 @@ def entrants(*, tournament: Tournament) -> list[Entrant]:
             r.rating,
             r.player.club.name if r.player.club else "",
             r.start_rank or 0,
+            None if r.status == active else (r.last_round or 0),
         )
         for r in regs
+        if r.status == active or r.player_id in in_a_round
     ]
 
 
@@ -198,6 +297,7 @@ def crosstable_json(*, tournament: Tournament) -> dict[str, Any]:
         "tournament": tournament.slug,
         "rounds": table.rounds,
         "tiebreaks": list(table.tiebreaks),
+        "legend": dict(CROSSTABLE_LEGEND),
         "rows": [
             {
                 "rank": row.rank,
@@ -205,11 +305,15 @@ def crosstable_json(*, tournament: Tournament) -> dict[str, Any]:
                 "name": row.entrant.name,
                 "club": row.entrant.club,
                 "rating": row.entrant.rating,
+                "withdrawn_after_round": row.entrant.withdrawn_after,
                 "rounds": [
                     {
                         "opponent_rank": c.opponent_rank,
                         "placed_first": c.placed_first,
                         "result": c.symbol,
+                        "points": c.points if c.symbol else None,
+                        "counted": c.counted,
+                        "penalized": c.penalized,
                     }
                     for c in cells
                 ],
@@ -343,6 +447,12 @@ def pairing_players(
             registration__tournament=tournament, round_number=round_number
         ).values_list("registration__player_id", flat=True)
     )
+    forbidden: dict[int, set[int]] = {}
+    for a, b in ForbiddenPair.objects.filter(tournament=tournament).values_list(
+        "first_id", "second_id"
+    ):
+        forbidden.setdefault(a, set()).add(b)
+        forbidden.setdefault(b, set()).add(a)
     players = []
     regs = Registration.objects.filter(tournament=tournament).select_related("player__club")
     for i, reg in enumerate(regs.order_by("start_rank", "id"), start=1):
@@ -361,6 +471,7 @@ def pairing_players(
                 had_bye=pid in byes,
                 placements=tuple(p for _, p in sorted(placements.get(pid, []))),
                 club=reg.player.club.name if reg.player.club else "",
+                forbidden=frozenset(forbidden.get(pid, ())),
             )
         )
     return players, sorted(requested)
@@ -390,3 +501,21 @@ def game_is_final(*, game: Game) -> bool:
         if g.result in second_lost or g.result == Game.Result.DOUBLE_FORFEIT:
             alive.discard(g.second_id)
     return alive == {game.first_id, game.second_id}
+
+
+def bye_request_list(*, tournament: Tournament) -> list[dict[str, Any]]:
+    """The requested byes, by round then start rank, with who asked."""
+    rows = (
+        ByeRequest.objects.filter(registration__tournament=tournament)
+        .select_related("registration__player")
+        .order_by("round_number", "registration__start_rank", "id")
+    )
+    return [
+        {
+            "player": b.registration.player_id,
+            "name": b.registration.player.name,
+            "start_rank": b.registration.start_rank,
+            "round": b.round_number,
+        }
+        for b in rows
+    ]

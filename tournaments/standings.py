@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tournaments.scoring import Outcome
+from tournaments.scoring import Outcome, format_score
 
 TIEBREAKS = (
     "buchholz",
@@ -46,6 +46,8 @@ class Entrant:
     rating: int = 0
     club: str = ""
     start_rank: int = 0
+    # The last round before a withdrawal or expulsion; None while the player takes part.
+    withdrawn_after: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +61,11 @@ class RoundResult:
     outcome: Outcome
     points: float
     placed_first: bool | None = None
+    # False: kept on record and shown, but left out of scores and tie-breaks (the results of
+    # a round robin player who withdrew before playing half of their games, both sides).
+    counted: bool = True
+    # True: a penalty (Art. 12.4 d, e, f) made these the points that count.
+    penalized: bool = False
 
 
 @dataclass(slots=True)
@@ -88,8 +95,11 @@ def compute_standings(
         if tb not in TIEBREAKS:
             raise ValueError(f"unknown tie-break {tb!r}")
     by_player: dict[int, dict[int, RoundResult]] = defaultdict(dict)
+    shown: dict[int, dict[int, RoundResult]] = defaultdict(dict)
     for r in results:
-        by_player[r.player][r.round] = r
+        shown[r.player][r.round] = r
+        if r.counted:
+            by_player[r.player][r.round] = r
     last_round = max((rnd for rr in by_player.values() for rnd in rr), default=0)
     n_rounds = rounds_completed if rounds_completed is not None else last_round
     ids = [e.id for e in entrants]
@@ -158,7 +168,7 @@ def compute_standings(
             entrant=entrant_of[pid],
             score=score[pid],
             tiebreaks={tb: values[pid][tb] for tb in tiebreaks},
-            rounds=dict(by_player[pid]),
+            rounds=dict(shown[pid]),
         )
         for i, pid in enumerate(order, start=1)
     ]
@@ -216,10 +226,10 @@ def _direct_encounter(
 
 
 def standings_json(
-    rows: Sequence[StandingRow], tiebreaks: Sequence[str], *, start_ranks: bool = False
+    rows: Sequence[StandingRow], tiebreaks: Sequence[str], *, extended: bool = False
 ) -> list[dict[str, Any]]:
     """The `kz standings --json` form: rank, name, score, tie-breaks (wins as a whole number);
-    with `start_ranks` (the API's form) each row's start rank too."""
+    `extended` (the API's form) adds each row's start rank and withdrawal."""
     out = []
     for row in rows:
         tbs: dict[str, Any] = {}
@@ -232,27 +242,45 @@ def standings_json(
             "score": row.score,
             "tiebreaks": tbs,
         }
-        if start_ranks:
+        if extended:
             item["start_rank"] = row.entrant.start_rank
+            item["withdrawn_after_round"] = row.entrant.withdrawn_after
         out.append(item)
     return out
 
 
 @dataclass(frozen=True, slots=True)
 class CrossCell:
-    """One round of one crosstable row: opponent's rank, placed first, result symbol."""
+    """One round of one crosstable row: opponent's rank, placed first, result symbol, and
+    how it counts: `points` where a penalty set them (marked *), in brackets when the round
+    is kept on record but not counted."""
 
     opponent_rank: int | None
     placed_first: bool | None
     symbol: str
+    counted: bool = True
+    penalized: bool = False
+    points: float = 0.0
 
     def text(self) -> str:
         if not self.symbol:
             return ""
-        if self.opponent_rank is None:
-            return self.symbol
-        side = {True: "f", False: "s", None: ""}[self.placed_first]
-        return f"{self.opponent_rank}{side}{self.symbol}"
+        shown = f"{format_score(self.points)}*" if self.penalized else self.symbol
+        if self.opponent_rank is not None:
+            side = {True: "f", False: "s", None: ""}[self.placed_first]
+            shown = f"{self.opponent_rank}{side}{shown}"
+        return shown if self.counted else f"({shown})"
+
+
+# What the marks of a crosstable cell mean, for the pages' legend.
+CROSSTABLE_LEGEND = (
+    ("f / s", "placed first / second"),
+    ("1 0 =", "win, loss, draw (−½ to each side)"),
+    ("+ -", "won / lost by forfeit"),
+    ("B H", "pairing-allocated bye, requested bye"),
+    ("*", "the points that count after a penalty (Art. 12.4 d, e, f)"),
+    ("( )", "kept on record, not counted (a round robin withdrawal before half the games)"),
+)
 
 
 def crosstable_rows(rows: Sequence[StandingRow], n_rounds: int) -> list[list[CrossCell]]:
@@ -267,6 +295,15 @@ def crosstable_rows(rows: Sequence[StandingRow], n_rounds: int) -> list[list[Cro
                 cells.append(CrossCell(None, None, ""))
                 continue
             opp_rank = rank_of.get(r.opponent) if r.opponent is not None else None
-            cells.append(CrossCell(opp_rank, r.placed_first, SYMBOL[r.outcome]))
+            cells.append(
+                CrossCell(
+                    opp_rank,
+                    r.placed_first,
+                    SYMBOL[r.outcome],
+                    r.counted,
+                    r.penalized,
+                    r.points,
+                )
+            )
         table.append(cells)
     return table

@@ -46,7 +46,14 @@ def test_api_reads_and_standings_form(demo):
     t, _, _ = demo
     data = api.get(f"/api/tournaments/{t.slug}/standings/").json()
     assert [row["rank"] for row in data] == list(range(1, 11))
-    assert set(data[0]) == {"rank", "name", "score", "tiebreaks", "start_rank"}
+    assert set(data[0]) == {
+        "rank",
+        "name",
+        "score",
+        "tiebreaks",
+        "start_rank",
+        "withdrawn_after_round",
+    }
     assert list(data[0]["tiebreaks"]) == ["buchholz", "sonneborn_berger", "wins"]
     rounds = api.get(f"/api/tournaments/{t.slug}/rounds/").json()
     assert len(rounds) == 4 and len(rounds[0]["games"]) == 5
@@ -115,7 +122,7 @@ def test_api_withdrawal_and_bye_request(demo):
     resp = api.post(
         f"/api/tournaments/{t.slug}/bye-requests/", {"player": player, "round": 2}, format="json"
     )
-    assert resp.status_code == 400 and "round_number" in resp.json()  # round 2 is paired
+    assert resp.status_code == 409 and "round_number" in resp.json()  # round 2 is paired
     resp = api.post(f"/api/tournaments/{t.slug}/withdrawals/", {"player": player}, format="json")
     assert resp.status_code == 200 and resp.json()["status"] == "withdrawn"
     resp = api.post(f"/api/tournaments/{t.slug}/withdrawals/", {"player": 999999}, format="json")

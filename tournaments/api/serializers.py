@@ -11,6 +11,7 @@ from rest_framework import serializers
 from tournaments.models import (
     AuditEntry,
     Club,
+    ForbiddenPair,
     Game,
     Penalty,
     Player,
@@ -77,7 +78,7 @@ class RoundSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Round
-        fields = ["number", "status", "explanation", "warnings", "games"]
+        fields = ["number", "status", "explanation", "warnings", "games", "starts_at", "place"]
 
 
 class ResultSerializer(serializers.Serializer):
@@ -128,6 +129,27 @@ class PairSerializer(serializers.Serializer):
     background = serializers.BooleanField(
         default=False, help_text="pair in a worker; poll the job for progress (202)"
     )
+
+
+class ScheduleSerializer(serializers.Serializer):
+    round = serializers.IntegerField(min_value=1, max_value=1000)
+    starts_at = serializers.DateTimeField(allow_null=True)
+    place = serializers.CharField(max_length=120, allow_blank=True, default="")
+
+
+class PlayerPairSerializer(serializers.Serializer):
+    first = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+    second = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+
+
+class ForbiddenPairSerializer(serializers.ModelSerializer):
+    first_name = serializers.CharField(source="first.name", read_only=True)
+    second_name = serializers.CharField(source="second.name", read_only=True)
+
+    class Meta:
+        model = ForbiddenPair
+        fields = ["first", "first_name", "second", "second_name"]
+        read_only_fields = fields
 
 
 class RoundNumberSerializer(serializers.Serializer):

@@ -23,17 +23,20 @@ from tournaments.api.serializers import (
     ByeRequestSerializer,
     ClubSerializer,
     EntrantSerializer,
+    ForbiddenPairSerializer,
     GameSerializer,
     OfficialsSerializer,
     PairingEditSerializer,
     PairSerializer,
     PenaltySerializer,
+    PlayerPairSerializer,
     PlayerSerializer,
     RegistrationSerializer,
     ResultSerializer,
     RevocationSerializer,
     RoundNumberSerializer,
     RoundSerializer,
+    ScheduleSerializer,
     StartRankSerializer,
     TournamentSerializer,
     WithdrawalSerializer,
@@ -121,7 +124,7 @@ class TournamentViewSet(viewsets.ModelViewSet):
     def standings(self, request: Request, slug: str | None = None) -> Response:
         t = self.get_object()
         rows = selectors.standings_compute(tournament=t)
-        return Response(standings_json(rows, t.tiebreak_list, start_ranks=True))
+        return Response(standings_json(rows, t.tiebreak_list, extended=True))
 
     @extend_schema(responses={200: None})
     @action(detail=True, methods=["get"])
@@ -193,14 +196,27 @@ class TournamentViewSet(viewsets.ModelViewSet):
             {"player": reg.player_id, "status": reg.status, "last_round": reg.last_round}
         )
 
-    @extend_schema(request=ByeRequestSerializer, responses={201: None})
-    @action(detail=True, methods=["post"], url_path="bye-requests")
+    @extend_schema(request=ByeRequestSerializer, responses={201: None, 200: None})
+    @action(detail=True, methods=["get", "post", "delete"], url_path="bye-requests")
     def bye_requests(self, request: Request, slug: str | None = None) -> Response:
+        """The requested byes (GET), request one (POST), cancel one (DELETE with the same
+        body, or ?player=&round=), for rounds not yet paired."""
         t = self.get_object()
-        data = ByeRequestSerializer(data=request.data)
+        if request.method == "GET":
+            return Response(selectors.bye_request_list(tournament=t))
+        body = request.data if request.data else request.query_params
+        data = ByeRequestSerializer(data=body)
         data.is_valid(raise_exception=True)
+        registration = self._registration(t, data.validated_data["player"])
+        if request.method == "DELETE":
+            cancelled = services.bye_request_cancel(
+                registration=registration,
+                round_number=data.validated_data["round"],
+                user=request.user,
+            )
+            return Response({"cancelled": cancelled})
         bye = services.bye_request_create(
-            registration=self._registration(t, data.validated_data["player"]),
+            registration=registration,
             round_number=data.validated_data["round"],
             user=request.user,
         )
@@ -208,6 +224,53 @@ class TournamentViewSet(viewsets.ModelViewSet):
             {"player": bye.registration.player_id, "round": bye.round_number},
             status=status.HTTP_201_CREATED,
         )
+
+    @extend_schema(request=WithdrawalSerializer, responses={200: None})
+    @action(detail=True, methods=["post"], url_path="withdrawal-undo")
+    def withdrawal_undo(self, request: Request, slug: str | None = None) -> Response:
+        """Take a withdrawal back while no round was paired since (409 otherwise)."""
+        t = self.get_object()
+        data = WithdrawalSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        reg = services.registration_withdrawal_undo(
+            registration=self._registration(t, data.validated_data["player"]), user=request.user
+        )
+        return Response({"player": reg.player_id, "status": reg.status})
+
+    @extend_schema(
+        request=PlayerPairSerializer, responses={200: ForbiddenPairSerializer(many=True)}
+    )
+    @action(detail=True, methods=["get", "post", "delete"], url_path="forbidden-pairs")
+    def forbidden_pairs(self, request: Request, slug: str | None = None) -> Response:
+        """Pairs the pairing must not put together (TRF XXP): list, add, remove."""
+        t = self.get_object()
+        if request.method != "GET":
+            body = request.data if request.data else request.query_params
+            data = PlayerPairSerializer(data=body)
+            data.is_valid(raise_exception=True)
+            change = (
+                services.forbidden_pair_create
+                if request.method == "POST"
+                else services.forbidden_pair_delete
+            )
+            change(tournament=t, user=request.user, **data.validated_data)
+        rows = t.forbidden_pairs.select_related("first", "second")
+        return Response(ForbiddenPairSerializer(rows, many=True).data)
+
+    @extend_schema(request=ScheduleSerializer, responses={200: None})
+    @action(detail=True, methods=["post"])
+    def schedule(self, request: Request, slug: str | None = None) -> Response:
+        """A round's scheduled start and place (Art. 6.8, 6.9 count lateness from it)."""
+        t = self.get_object()
+        data = ScheduleSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        rnd = services.round_schedule(
+            round=self._round(t, data.validated_data["round"]),
+            starts_at=data.validated_data["starts_at"],
+            place=data.validated_data["place"],
+            user=request.user,
+        )
+        return Response({"round": rnd.number, "starts_at": rnd.starts_at, "place": rnd.place})
 
     @extend_schema(request=PairSerializer, responses={201: RoundSerializer})
     @action(detail=True, methods=["post"])

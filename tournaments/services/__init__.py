@@ -3,13 +3,17 @@ entrants, rounds, results, round pairing and pairing jobs, penalties, TRF import
 are gathered here for callers; the modules import each other directly."""
 
 from tournaments.services.entrants import (
+    bye_request_cancel,
     bye_request_create,
     club_create,
+    forbidden_pair_create,
+    forbidden_pair_delete,
     player_create,
     player_link_user,
     registration_create,
     registration_reinstate,
     registration_withdraw,
+    registration_withdrawal_undo,
     start_rank_move,
     start_ranks_sort,
 )
@@ -32,6 +36,7 @@ from tournaments.services.rounds import (
     round_discard,
     round_pairings_edit,
     round_publish,
+    round_schedule,
     round_unpublish,
 )
 from tournaments.services.trf_import import tournament_import_trf
@@ -39,7 +44,10 @@ from tournaments.services.trf_import import tournament_import_trf
 __all__ = [
     "PAIR_IN_WORKER_FROM",
     "SETTINGS",
+    "bye_request_cancel",
     "bye_request_create",
+    "forbidden_pair_create",
+    "forbidden_pair_delete",
     "club_create",
     "game_lock",
     "game_result_countersign",
@@ -54,11 +62,13 @@ __all__ = [
     "registration_create",
     "registration_reinstate",
     "registration_withdraw",
+    "registration_withdrawal_undo",
     "round_create",
     "round_discard",
     "round_pair",
     "round_pairings_edit",
     "round_publish",
+    "round_schedule",
     "round_unpublish",
     "start_rank_move",
     "start_ranks_sort",

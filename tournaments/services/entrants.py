@@ -9,7 +9,7 @@ from django.db import transaction
 
 from klinzha_site.errors import Conflict
 from tournaments.audit import Action, audit_append
-from tournaments.models import ByeRequest, Club, Player, Registration, Tournament
+from tournaments.models import ByeRequest, Club, ForbiddenPair, Player, Registration, Tournament
 from tournaments.roles import user_can_arbitrate, user_is_official
 from tournaments.services.common import (
     require_arbiter,
@@ -84,6 +84,13 @@ def registration_create(
         raise ValidationError({"first_round": f"round {paired} is already paired"})
     if Registration.objects.filter(tournament=tournament, player=player).exists():
         raise ValidationError({"player": "already registered"})
+    if paired and tournament.pairing_system != Tournament.PairingSystem.SWISS:
+        raise Conflict(
+            {
+                "player": f"the {tournament.get_pairing_system_display().lower()} is fixed once "
+                "round 1 is paired: no late entry"
+            }
+        )
     tournament_lock(tournament.pk)
     regs = _by_start_rank(tournament)
     if paired:
@@ -200,6 +207,32 @@ def registration_withdraw(
 
 
 @transaction.atomic
+def registration_withdrawal_undo(*, registration: Registration, user: Any = None) -> Registration:
+    """Take a withdrawal back while no round has been paired since; an expulsion is undone
+    by revoking its penalty."""
+    reg = Registration.objects.select_for_update().get(pk=registration.pk)
+    require_arbiter(user, reg.tournament)
+    if reg.status == Registration.Status.ACTIVE:
+        raise Conflict({"player": f"{reg.player.name} has not withdrawn"})
+    if reg.status == Registration.Status.EXPELLED:
+        raise Conflict({"player": f"{reg.player.name} was expelled: revoke the penalty instead"})
+    if reg.tournament.rounds.count() > (reg.last_round or 0):
+        raise Conflict(
+            {"player": f"round {(reg.last_round or 0) + 1} was paired since the withdrawal"}
+        )
+    reg = registration_reinstate(registration=reg)
+    audit_append(
+        tournament=reg.tournament,
+        user=user,
+        action=Action.WITHDRAWAL,
+        obj=reg,
+        before={"status": Registration.Status.WITHDRAWN},
+        after={"status": reg.status, "player": reg.player.name},
+    )
+    return reg
+
+
+@transaction.atomic
 def registration_reinstate(*, registration: Registration) -> Registration:
     """Undo a withdrawal or expulsion (a revoked expulsion): the player is active again."""
     reg = Registration.objects.select_for_update().get(pk=registration.pk)
@@ -216,6 +249,54 @@ def bye_request_create(
 ) -> ByeRequest:
     require_arbiter(user, registration.tournament)
     if registration.tournament.rounds.filter(number=round_number).exists():
-        raise ValidationError({"round_number": f"round {round_number} is already paired"})
+        raise Conflict({"round_number": f"round {round_number} is already paired"})
+    if round_number > registration.tournament.rounds_planned:
+        raise ValidationError(
+            {"round_number": f"the tournament has {registration.tournament.rounds_planned} rounds"}
+        )
     bye, _ = ByeRequest.objects.get_or_create(registration=registration, round_number=round_number)
     return bye
+
+
+@transaction.atomic
+def bye_request_cancel(*, registration: Registration, round_number: int, user: Any = None) -> int:
+    """Cancel a requested bye of a round not yet paired; the number cancelled (0 or 1)."""
+    require_arbiter(user, registration.tournament)
+    if registration.tournament.rounds.filter(number=round_number).exists():
+        raise Conflict({"round_number": f"round {round_number} is already paired"})
+    deleted, _ = ByeRequest.objects.filter(
+        registration=registration, round_number=round_number
+    ).delete()
+    return deleted
+
+
+@transaction.atomic
+def forbidden_pair_create(
+    *, tournament: Tournament, first: Player, second: Player, user: Any = None
+) -> ForbiddenPair:
+    """Two entrants the pairing must not put together (kept in id order)."""
+    require_arbiter(user, tournament)
+    if first.pk == second.pk:
+        raise ValidationError({"second": "a pair needs two players"})
+    entrants = set(
+        Registration.objects.filter(tournament=tournament, player__in=[first, second]).values_list(
+            "player_id", flat=True
+        )
+    )
+    if entrants != {first.pk, second.pk}:
+        raise ValidationError({"player": "both players must be entrants of this tournament"})
+    a, b = sorted((first, second), key=lambda p: p.pk)
+    pair, _ = ForbiddenPair.objects.get_or_create(tournament=tournament, first=a, second=b)
+    return pair
+
+
+@transaction.atomic
+def forbidden_pair_delete(
+    *, tournament: Tournament, first: Player, second: Player, user: Any = None
+) -> int:
+    require_arbiter(user, tournament)
+    a, b = sorted((first.pk, second.pk))
+    deleted, _ = ForbiddenPair.objects.filter(
+        tournament=tournament, first_id=a, second_id=b
+    ).delete()
+    return deleted

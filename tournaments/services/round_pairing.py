@@ -9,9 +9,11 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Prefetch
+from django.utils import timezone
 
 from klinzha_site.errors import Conflict
-from tournaments.models import Game, Round, Tournament
+from tournaments.audit import Action, audit_append
+from tournaments.models import Game, Registration, Round, Tournament
 from tournaments.pairing import (
     berger_round,
     knockout_bracket,
@@ -81,9 +83,16 @@ def round_pair(
         Tournament.PairingSystem.ROUND_ROBIN,
         Tournament.PairingSystem.DOUBLE_ROUND_ROBIN,
     ):
-        order = [p.id for p in sorted(players, key=lambda p: p.rank)]
+        # The table is the field of round 1 and never changes: a player who has left
+        # keeps their place, and their games become the opponents' forfeit wins.
+        order = list(
+            Registration.objects.filter(tournament=tournament, first_round=1)
+            .order_by("start_rank", "id")
+            .values_list("player_id", flat=True)
+        )
         for a, b in berger_round(len(order), number):
             pairs.append((order[a - 1], order[b - 1] if b else None))
+        requested = []  # the table has no requested byes: a missed game is a forfeit
         explanation = [f"Berger table round {number} for {len(order)} players"]
     elif number == 1:
         seeds = [p.id for p in sorted(players, key=lambda p: p.rank)]
@@ -108,7 +117,53 @@ def round_pair(
     rnd.explanation = explanation
     rnd.warnings = warnings
     rnd.save(update_fields=["explanation", "warnings"])
+    if system != Tournament.PairingSystem.SWISS:
+        _withdrawn_games_settle(rnd, user, free_rounds=system in ROUND_ROBINS)
     return rnd
+
+
+ROUND_ROBINS = (Tournament.PairingSystem.ROUND_ROBIN, Tournament.PairingSystem.DOUBLE_ROUND_ROBIN)
+
+
+def _withdrawn_games_settle(rnd: Round, user: Any, *, free_rounds: bool) -> None:
+    """In a fixed table or a bracket, a game against a player who has left is the other's
+    forfeit win (a knockout walkover), and a round robin's sit-out is its free round."""
+    left = set(
+        Registration.objects.filter(tournament=rnd.tournament)
+        .exclude(status=Registration.Status.ACTIVE)
+        .values_list("player_id", flat=True)
+    )
+    for game in rnd.games.select_related("first", "second"):
+        if game.kind == Game.Kind.BYE and free_rounds:
+            if game.first_id in left:
+                game.delete()  # nobody sits out a free round they left
+            else:
+                game.kind = Game.Kind.FREE
+                game.save(update_fields=["kind"])
+            continue
+        if game.kind != Game.Kind.GAME or not {game.first_id, game.second_id} & left:
+            continue
+        if {game.first_id, game.second_id} <= left:
+            result = Game.Result.DOUBLE_FORFEIT
+        elif game.first_id in left:
+            result = Game.Result.SECOND_FORFEIT_WIN
+        else:
+            result = Game.Result.FIRST_FORFEIT_WIN
+        game.result = result
+        game.result_entered_at = game.result_confirmed_at = timezone.now()
+        game.save(update_fields=["result", "result_entered_at", "result_confirmed_at"])
+        who = " and ".join(p.name for p in (game.first, game.second) if p and p.pk in left)
+        audit_append(
+            tournament=rnd.tournament,
+            user=user,
+            action=Action.RESULT,
+            obj=game,
+            before={"result": ""},
+            after={
+                "result": result,
+                "reason": f"{who} withdrew: round {rnd.number} board {game.board} is a forfeit",
+            },
+        )
 
 
 def _swiss_blocked(reason: str, tournament: Tournament, number: int) -> str:

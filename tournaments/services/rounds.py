@@ -4,6 +4,7 @@ proposed pairings by hand."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -120,6 +121,29 @@ def round_publish(*, round: Round, user: Any = None) -> Round:
         after={"round": locked.number},
     )
     standings_bump(locked.tournament)
+    return locked
+
+
+@transaction.atomic
+def round_schedule(
+    *, round: Round, starts_at: datetime | None, place: str = "", user: Any = None
+) -> Round:
+    """Set a round's scheduled start and place; latecomers are counted from that start."""
+    require_arbiter(user, round.tournament)
+    tournament_lock(round.tournament_id)
+    locked = Round.objects.select_for_update().get(pk=round.pk)
+    before = {"starts_at": locked.starts_at, "place": locked.place}
+    locked.starts_at, locked.place = starts_at, place
+    locked.full_clean()
+    locked.save(update_fields=["starts_at", "place"])
+    audit_append(
+        tournament=locked.tournament,
+        user=user,
+        action=Action.ROUND_SCHEDULED,
+        obj=locked,
+        before=before,
+        after={"round": locked.number, "starts_at": starts_at, "place": place},
+    )
     return locked
 
 
