@@ -1,5 +1,4 @@
-"""What every picture of a position shares, whatever its board: colours, the SVG of zones,
-the last move, Goals and pieces, and the tokens, legend and status lines of text diagrams."""
+"""What every picture shares, whatever its board: colours, SVG marks, text tokens, status."""
 
 from __future__ import annotations
 

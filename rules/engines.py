@@ -1,6 +1,4 @@
-"""The variants' plug-in table: which position class plays a rule set, and what else a
-variant supplies (its board's coordinates, its pictures). The core modules ask here, so
-that none of them imports a variant's module."""
+"""The variants' plug-in table: each one's position class, coordinates and pictures."""
 
 from __future__ import annotations
 
@@ -11,6 +9,9 @@ from typing import Final, cast
 from rules.board import FLAT_COORDINATES, Coordinates
 from rules.position import Position, Rules
 
+# The core modules ask here, so that none of them imports a variant's module: a variant is
+# named by the dotted path of what it supplies, imported the first time it is asked for.
+#
 # Variants (and rulesets) that change more than parameters get a Position subclass of their
 # own, imported only when a record asks for it. When several are named, the first in this
 # order wins; combinations the Laws do not allow are refused by rules_from_tags.

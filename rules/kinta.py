@@ -1,6 +1,4 @@
-"""Klin Zha Kinta (Art. 13.9): the Position with an attackable, carrying Blockader, whose
-battle moves are fought out by Appendix D's combat (rules/kinta_combat.py, whose names this
-module still exports)."""
+"""Klin Zha Kinta (Art. 13.9): the Position with an attackable, carrying Blockader."""
 
 from __future__ import annotations
 
@@ -21,6 +19,8 @@ from rules.kinta_combat import (
     parse_cast_notes,
     resolve_combat,
 )
+
+# The combat's other names, still exported from here where they used to live.
 from rules.kinta_combat import COMBAT_ID as COMBAT_ID
 from rules.kinta_combat import DEFENDER as DEFENDER
 from rules.kinta_combat import DEFENSE_SCORE as DEFENSE_SCORE

@@ -1,5 +1,4 @@
-"""Klin Zha Kinta's combat (Appendix D): the warriors' strengths, spindle casts, rounds,
-and recorded casts read back."""
+"""Klin Zha Kinta's combat (Appendix D): strengths, spindle casts, rounds, recorded casts."""
 
 from __future__ import annotations
 

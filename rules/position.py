@@ -451,12 +451,8 @@ class Position:
         return self._all_zoc() | self.rules.cloud_bb
 
     def _all_zoc(self) -> int:
-        z = 0
-        zone = self._ZONE
-        for b in self.blk:
-            if b >= 0:
-                z |= zone[b]
-        return z
+        green, gold = self.zones()
+        return green | gold
 
     # --- generation ---------------------------------------------------------------------------
     def _battle_dests(self, side: int) -> Iterator[tuple[int, int, int, int]]:
