@@ -221,6 +221,18 @@ ENDPOINTS: list[tuple[str, Call, set[str]]] = [
         ARBITERS,
     ),
     (
+        "api bye cancel",
+        api_post(T + "/bye-requests/cancel/", lambda w: {"player": w.player.pk, "round": 4}),
+        ARBITERS,
+    ),
+    (
+        "api forbidden pair remove",
+        api_post(
+            T + "/forbidden-pairs/remove/", lambda w: {"first": w.player.pk, "second": w.spare.pk}
+        ),
+        ARBITERS,
+    ),
+    (
         "api schedule",
         api_post(T + "/schedule/", {"round": 1, "starts_at": "2026-11-01T10:00:00Z"}),
         ARBITERS,

@@ -4,15 +4,55 @@ Colour `w` means "placed first", `b` placed second. Points are written with the 
 own scoring (a draw is -0.5). With `shift`, every score is raised by ½ a round and `BB?` lines
 declare the shifted point system, so that engines made for chess (which refuse negative
 points) see every score difference unchanged.
+
+Where TRF-16 is silent or made for chess, this module reads it so:
+
+- `H` is a half-point bye worth +½, half a win: not a draw's −½, which would punish a player
+  for asking. `F` is worth a win (1), `Z` nothing, `U` (the pairing-allocated bye) what the
+  tournament gives it. A file states its scoring in its points column; `BB?` lines
+  (bbpPairings) or `XXS` (JaVaFo) declare it, `H` then being ½ above a loss (BBL) unless
+  `XXS HPB=` says otherwise.
+- `-` without an opponent (`0000 - -`) is an absence; a blank block (or a line that ends
+  early) is no entry at all. A blank result with an opponent is a game still being played.
+- A withdrawal: TRF-16 has no mark of its own. A player listed on an `XXZ` line (JaVaFo: not
+  to be paired in the next round), or one with an absence in a column after the last played
+  round, or one with no entry in the last played rounds, left after their last game or bye.
+  Leading rounds without an entry are a late entry.
+- `XXP a b` (the TRF-2016 extension of JaVaFo) forbids pairing start ranks a and b.
 """
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from dataclasses import dataclass, field
+from datetime import date
 
 RESULT_CODES = "10=+-HFUZWDL"
+PLAYED_CODES = "10=WDL"
+BYE_CODES = "HFUZ"
+PENDING = ""  # the code of a game whose result is not in yet
 # Shifted points per result (bbpPairings' BBW/BBD/BBL/BBZ/BBF/BBU lines).
 SHIFT_LINES = ("BBW  1.5", "BBD  0.0", "BBL  0.5", "BBZ  0.5", "BBF  0.5", "BBU  1.5")
+# Each code's kind, for telling whether two players' results of one game agree.
+_KIND = {"1": "win", "W": "win", "0": "loss", "L": "loss", "=": "draw", "D": "draw"}
+_KIND.update({"+": "forfeit win", "-": "forfeit loss", PENDING: "pending"})
+_AGREE = {
+    ("win", "loss"),
+    ("loss", "win"),
+    ("draw", "draw"),
+    ("forfeit win", "forfeit loss"),
+    ("forfeit loss", "forfeit win"),
+    ("forfeit loss", "forfeit loss"),
+    ("pending", "pending"),
+}
+# ASCII only: str.isdigit() and int() also take "²" or Arabic-Indic digits.
+_INT = re.compile(r"[0-9]+", re.ASCII)
+_NUMBER = re.compile(r"-?[0-9]{1,6}(\.[0-9]{1,6})?", re.ASCII)
+_DATE = re.compile(r"([0-9]{4})[/.-]([0-9]{1,2})[/.-]([0-9]{1,2})", re.ASCII)
+# Line breaks other than \n are refused with the control characters: splitting on them
+# would put every later line number out.
+_REFUSED = {"Cc", "Cs", "Zl", "Zp"}
 
 
 class TrfError(ValueError):
@@ -24,7 +64,11 @@ class TrfGame:
     round: int
     opponent: int | None  # start rank, None for byes and absences
     colour: str  # "w" placed first, "b" second, "-" none
-    code: str  # one of RESULT_CODES
+    code: str  # one of RESULT_CODES, or PENDING
+
+    @property
+    def absent(self) -> bool:
+        return self.opponent is None and self.code == "-"
 
 
 @dataclass(slots=True)
@@ -37,9 +81,10 @@ class TrfPlayer:
     sex: str = ""
     title: str = ""
     birth: str = ""
-    points: float = 0.0
+    points: float | None = 0.0  # None: the file leaves the points column blank
     rank: int = 0
     games: list[TrfGame] = field(default_factory=list)
+    line: int = 0  # where the reader found it
 
 
 @dataclass(slots=True)
@@ -54,10 +99,131 @@ class TrfTournament:
     chief_arbiter: str = ""
     players: list[TrfPlayer] = field(default_factory=list)
     extra: list[str] = field(default_factory=list)
+    forbidden: list[tuple[int, int]] = field(default_factory=list)  # XXP, lower rank first
+    withdrawn: list[int] = field(default_factory=list)  # XXZ
+    scoring: dict[str, float] = field(default_factory=dict)  # declared by BB? and XXS
+    lines: dict[str, int] = field(default_factory=dict)  # record -> its (last) line
 
 
-def _points_text(points: float) -> str:
-    return f"{points:4.1f}"
+@dataclass(frozen=True, slots=True)
+class TrfScoring:
+    """Points per result as a file counts them. `pairing_bye` None: the file does not say,
+    so the importing tournament's own bye points stand until the points column says more."""
+
+    win: float = 1.0
+    draw: float = -0.5
+    loss: float = 0.0
+    forfeit_win: float = 1.0
+    forfeit_loss: float = 0.0
+    half_bye: float = 0.5
+    full_bye: float = 1.0
+    zero_bye: float = 0.0
+    pairing_bye: float | None = None
+    absent: float = 0.0  # `0000 - -`
+    unpaired: float = 0.0  # no entry at all, in a round played by others
+    pending: float = 0.0
+
+    def value(self, g: TrfGame | None, pairing_bye: float) -> float:
+        """The points of one round's entry (None: no entry)."""
+        if g is None:
+            return self.unpaired
+        if g.opponent is None:
+            byes = {"H": self.half_bye, "F": self.full_bye, "Z": self.zero_bye}
+            byes.update({"+": self.forfeit_win, "-": self.absent})
+            if g.code == "U":
+                return pairing_bye if self.pairing_bye is None else self.pairing_bye
+            return byes[g.code]
+        kind = _KIND[g.code]
+        values = {"win": self.win, "draw": self.draw, "loss": self.loss}
+        values.update({"forfeit win": self.forfeit_win, "forfeit loss": self.forfeit_loss})
+        return values.get(kind, self.pending)
+
+
+KLIN_ZHA = TrfScoring()  # tournaments.md, and H as decided above
+CHESS = TrfScoring(draw=0.5)  # a file from a chess program
+
+# Declared values: bbpPairings' BB? lines and JaVaFo's XXS codes, to TrfScoring's fields.
+_BB = {
+    "BBW": ("win", "forfeit_win", "full_bye"),
+    "BBD": ("draw",),
+    "BBL": ("loss", "pending"),
+    "BBZ": ("zero_bye", "unpaired"),
+    "BBF": ("forfeit_loss", "absent"),
+    "BBU": ("pairing_bye",),
+}
+_XXS = {
+    "WW": ("win",),
+    "BW": ("win",),
+    "WD": ("draw",),
+    "BD": ("draw",),
+    "WL": ("loss", "pending"),
+    "BL": ("loss", "pending"),
+    "ZPB": ("zero_bye", "unpaired"),
+    "HPB": ("half_bye",),
+    "FPB": ("full_bye",),
+    "PAB": ("pairing_bye",),
+    "FW": ("forfeit_win",),
+    "FL": ("forfeit_loss", "absent"),
+    "W": ("win", "forfeit_win", "full_bye"),
+    "D": ("draw", "half_bye"),
+    "L": ("loss", "pending", "zero_bye", "unpaired", "forfeit_loss", "absent"),
+}
+
+
+def declared_scoring(t: TrfTournament) -> TrfScoring | None:
+    """The scoring the file's BB? or XXS lines declare (chess defaults for what they leave
+    out, as the engines take it), or None when it declares none."""
+    if not t.scoring:
+        return None
+    values = {"draw": 0.5, **t.scoring}
+    values.setdefault("half_bye", values.get("loss", 0.0) + 0.5)
+    values.setdefault("pairing_bye", values.get("win", 1.0))
+    return TrfScoring(**values)
+
+
+def rounds_played(t: TrfTournament) -> int:
+    """The last round anyone was paired in (a game or a bye); later columns hold only
+    absences, which say who is not to be paired next."""
+    return max((g.round for p in t.players for g in p.games if not g.absent), default=0)
+
+
+@dataclass(frozen=True, slots=True)
+class TrfSpan:
+    """The rounds a player took part in: from `first_round`; `withdrawn_after` is the last
+    round before a withdrawal (None: still playing)."""
+
+    first_round: int
+    withdrawn_after: int | None
+
+
+def player_span(t: TrfTournament, p: TrfPlayer) -> TrfSpan:
+    """Late entry and withdrawal as the module docstring reads them."""
+    played = rounds_played(t)
+    entries = sorted(g.round for g in p.games if g.round <= played)
+    marked = p.start_rank in t.withdrawn or any(g.round > played for g in p.games)
+    if not entries:
+        return TrfSpan(1, 0) if marked else TrfSpan(played + 1, None)
+    last_game = max((g.round for g in p.games if g.round <= played and not g.absent), default=0)
+    if marked or entries[-1] < played:
+        return TrfSpan(entries[0], max(last_game, entries[0] - 1))
+    return TrfSpan(entries[0], None)
+
+
+def trf_date(text: str) -> date | None:
+    """A TRF date (YYYY/MM/DD, also with . or -), None when blank; TrfError if it is none."""
+    if not text:
+        return None
+    m = _DATE.fullmatch(text)
+    if m is None:
+        raise TrfError(f"{text!r} is not a date (YYYY/MM/DD)")
+    try:
+        return date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+    except ValueError:
+        raise TrfError(f"{text!r} is not a date of the calendar") from None
+
+
+def _points_text(points: float | None) -> str:
+    return "" if points is None else f"{points:4.1f}"
 
 
 def write_trf(t: TrfTournament, *, shift: bool = False) -> str:
@@ -79,11 +245,18 @@ def write_trf(t: TrfTournament, *, shift: bool = False) -> str:
         lines.append(f"102 {t.chief_arbiter}")
     lines.append(f"XXR {t.rounds}")
     lines.extend(t.extra)
+    lines.extend(f"XXP {a} {b}" for a, b in sorted(t.forbidden))
+    out = sorted(t.withdrawn)
+    # Long lists are split over several lines, as JaVaFo writes them.
+    lines.extend("XXZ " + " ".join(map(str, out[i : i + 20])) for i in range(0, len(out), 20))
     if shift:
         lines.extend(SHIFT_LINES)
-    played = max((g.round for p in t.players for g in p.games), default=0)
+    played = rounds_played(t)
+    columns = max((g.round for p in t.players for g in p.games), default=0)
     for p in sorted(t.players, key=lambda p: p.start_rank):
-        points = p.points + (0.5 * played if shift else 0.0)
+        points = p.points
+        if points is not None and shift:
+            points += 0.5 * played
         head = (
             f"001 {p.start_rank:>4} {p.sex[:1]:1}{p.title[:3]:>3} {p.name[:33]:<33} "
             f"{p.rating or '':>4} {p.federation[:3]:>3} {p.fide_id[:11]:>11} {p.birth[:10]:>10}"
@@ -91,122 +264,227 @@ def write_trf(t: TrfTournament, *, shift: bool = False) -> str:
         head += f"{_points_text(points):>5} {p.rank or '':>4}"
         assert len(head) == 89
         blocks = []
-        for rnd in range(1, played + 1):
-            g = next((g for g in p.games if g.round == rnd), None)
+        by_round = {g.round: g for g in p.games}
+        for rnd in range(1, columns + 1):
+            g = by_round.get(rnd)
             if g is None:
                 blocks.append("          ")
             else:
                 opp = f"{g.opponent:>4}" if g.opponent else "0000"
-                blocks.append(f"  {opp} {g.colour} {g.code}")
+                blocks.append(f"  {opp} {g.colour} {g.code or ' '}")
         lines.append((head + "".join(blocks)).rstrip())
     return "\n".join(lines) + "\n"
+
+
+def _int(text: str, number: int, what: str) -> int:
+    if not _INT.fullmatch(text):
+        raise TrfError(f"line {number}: {what} {text!r} is not a number (digits 0-9)")
+    return int(text)
+
+
+def _ints(value: str, number: int, what: str) -> list[int]:
+    return [_int(x, number, what) for x in value.split()]
+
+
+def _number(text: str, number: int, what: str) -> float:
+    if not _NUMBER.fullmatch(text):
+        raise TrfError(f"line {number}: {what} {text!r} is not a number like 1.5 or -0.5")
+    return float(text)
+
+
+def _characters_check(line: str, number: int) -> None:
+    for column, ch in enumerate(line, start=1):
+        if unicodedata.category(ch) in _REFUSED:
+            raise TrfError(f"line {number}: control character U+{ord(ch):04X} in column {column}")
 
 
 def read_trf(text: str) -> TrfTournament:
     """Read a TRF file; TrfError names the line at fault."""
     t = TrfTournament()
-    seen_ranks: set[int] = set()
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.rstrip("\r\n")
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    seen_ranks: dict[int, int] = {}
+    pairs: list[tuple[int, int, int]] = []
+    out: list[tuple[int, int]] = []
+    headers = {"012": "name", "022": "city", "032": "federation", "042": "start_date"}
+    headers.update({"052": "end_date", "092": "tournament_type", "102": "chief_arbiter"})
+    for number, line in enumerate(text.split("\n"), start=1):
+        _characters_check(line, number)
         if not line.strip():
             continue
         code = line[:3]
         value = line[4:].strip()
+        t.lines[code] = number
         if code == "001":
             player = _read_player(line, number)
             if player.start_rank in seen_ranks:
                 raise TrfError(f"line {number}: start rank {player.start_rank} appears twice")
-            seen_ranks.add(player.start_rank)
+            seen_ranks[player.start_rank] = number
             t.players.append(player)
-        elif code == "012":
-            t.name = value
-        elif code == "022":
-            t.city = value
-        elif code == "032":
-            t.federation = value
-        elif code == "042":
-            t.start_date = value
-        elif code == "052":
-            t.end_date = value
-        elif code == "092":
-            t.tournament_type = value
-        elif code == "102":
-            t.chief_arbiter = value
+        elif code in headers:
+            if code in ("042", "052"):
+                try:
+                    trf_date(value)
+                except TrfError as exc:
+                    raise TrfError(f"line {number}: {exc}") from None
+            setattr(t, headers[code], value)
         elif code == "XXR":
-            if not value.isdigit():
-                raise TrfError(f"line {number}: XXR needs a number of rounds, not {value!r}")
-            t.rounds = int(value)
+            t.rounds = _int(value, number, "XXR (the number of rounds)")
+        elif code == "XXP":
+            ranks = _ints(value, number, "XXP start rank")
+            if len(ranks) != 2 or ranks[0] == ranks[1]:
+                raise TrfError(f"line {number}: XXP needs two different start ranks")
+            pairs.append((min(ranks), max(ranks), number))
+        elif code == "XXZ":
+            out += [(rank, number) for rank in _ints(value, number, "XXZ start rank")]
+        elif code == "XXS":
+            _read_xxs(value, number, t.scoring)
+        elif code in _BB:
+            for name in _BB[code]:
+                t.scoring[name] = _number(value, number, code)
         elif code.startswith("BB"):
-            continue
+            continue  # other engines' settings: nothing here depends on them
         elif code in ("062", "072", "082"):
             continue  # counts, derived again from the players when writing
-        elif len(code) == 3 and code.isalnum():
+        elif len(code) == 3 and code.isascii() and code.isalnum():
             t.extra.append(line)
         else:
             raise TrfError(f"line {number}: unknown record {code!r}")
     if not t.players:
         raise TrfError("no player lines (001) in the file")
-    ranks = {p.start_rank for p in t.players}
-    for p in t.players:
-        for g in p.games:
-            if g.opponent is not None and g.opponent not in ranks:
-                raise TrfError(
-                    f"player {p.start_rank} meets unknown start rank {g.opponent} in round "
-                    f"{g.round}"
-                )
-    played = max((g.round for p in t.players for g in p.games), default=0)
-    t.rounds = max(t.rounds, played)
+    for rank, number in [(a, n) for a, _, n in pairs] + [(b, n) for _, b, n in pairs] + out:
+        if rank not in seen_ranks:
+            raise TrfError(f"line {number}: no player has start rank {rank}")
+    t.forbidden = sorted({(a, b) for a, b, _ in pairs})
+    t.withdrawn = sorted({rank for rank, _ in out})
+    _dates_check(t)
+    _pairings_check(t)
+    t.rounds = max(t.rounds, rounds_played(t))
     return t
+
+
+def _read_xxs(value: str, number: int, scoring: dict[str, float]) -> None:
+    for token in value.split():
+        name, _, amount = token.partition("=")
+        if name not in _XXS:
+            raise TrfError(f"line {number}: XXS code {name!r} is not one of {', '.join(_XXS)}")
+        for key in _XXS[name]:
+            scoring[key] = _number(amount, number, f"XXS {name}")
+
+
+def _dates_check(t: TrfTournament) -> None:
+    start, end = trf_date(t.start_date), trf_date(t.end_date)
+    if start and end and end < start:
+        raise TrfError(f"line {t.lines['052']}: the end date {t.end_date} is before the start")
 
 
 def _read_player(line: str, number: int) -> TrfPlayer:
     def field_(a: int, b: int) -> str:
         return line[a - 1 : b].strip()
 
-    try:
-        start_rank = int(field_(5, 8))
-    except ValueError:
-        raise TrfError(f"line {number}: start rank in columns 5-8 is not a number") from None
+    start_rank = _int(field_(5, 8), number, "start rank in columns 5-8")
+    if not start_rank:
+        raise TrfError(f"line {number}: start rank 0 (start ranks count from 1)")
     name = field_(15, 47)
     if not name:
         raise TrfError(f"line {number}: no name in columns 15-47")
+    if line[47:48].strip():
+        raise TrfError(f"line {number}: the name runs past column 47 (33 characters at most)")
     rating_text = field_(49, 52)
-    if rating_text and not rating_text.isdigit():
-        raise TrfError(f"line {number}: rating in columns 49-52 is not a number")
     points_text = field_(80, 84)
-    try:
-        points = float(points_text) if points_text else 0.0
-    except ValueError:
-        raise TrfError(f"line {number}: points in columns 81-84 are not a number") from None
     rank_text = field_(86, 89)
     player = TrfPlayer(
         start_rank=start_rank,
         name=name,
-        rating=int(rating_text) if rating_text else 0,
+        rating=_int(rating_text, number, "rating in columns 49-52") if rating_text else 0,
         federation=field_(54, 56),
         fide_id=field_(58, 68),
         sex=field_(10, 10),
         title=field_(11, 13),
         birth=field_(70, 79),
-        points=points,
-        rank=int(rank_text) if rank_text.isdigit() else 0,
+        points=_number(points_text, number, "points in columns 81-84") if points_text else None,
+        rank=_int(rank_text, number, "rank in columns 86-89") if rank_text else 0,
+        line=number,
     )
     rnd = 0
     pos = 92
-    while pos <= len(line):
+    while pos - 2 <= len(line):
         rnd += 1
-        block = line[pos - 1 : pos + 7]
+        chunk = line[pos - 3 : pos + 7].ljust(10)
         pos += 10
-        if not block.strip():
+        if not chunk.strip():
             continue
-        opp_text, colour, code = block[0:4].strip(), block[5:6], block[7:8]
-        if code not in RESULT_CODES or colour not in ("w", "b", "-") or not code:
-            raise TrfError(
-                f"line {number}: round {rnd} block {block!r} is not 'oooo c r' "
-                f"(colour w/b/-, result one of {RESULT_CODES})"
-            )
-        if not opp_text.isdigit():
-            raise TrfError(f"line {number}: round {rnd} opponent {opp_text!r} is not a number")
-        opponent = int(opp_text) or None
-        player.games.append(TrfGame(rnd, opponent, colour, code))
+        player.games.append(_read_block(chunk, rnd, start_rank, number))
     return player
+
+
+def _read_block(chunk: str, rnd: int, start_rank: int, number: int) -> TrfGame:
+    """One round's `  oooo c r` block (columns 90-99 for round 1, then every 10)."""
+    where = f"line {number}: round {rnd}"
+    opp_text, colour, code = chunk[2:6].strip(), chunk[7].lower(), chunk[9].upper()
+    colour = "-" if colour == " " else colour
+    code = PENDING if code == " " else code
+    if chunk[:2].strip() or chunk[6] != " " or chunk[8] != " " or colour not in "wb-":
+        raise TrfError(
+            f"{where}: block {chunk.strip()!r} is not 'oooo c r' "
+            f"(colour w/b/-, result one of {RESULT_CODES})"
+        )
+    if code != PENDING and code not in RESULT_CODES:
+        raise TrfError(f"{where}: result {code!r} is not one of {RESULT_CODES}")
+    opponent = _int(opp_text, number, f"round {rnd} opponent") if opp_text else 0
+    if opponent == start_rank:
+        raise TrfError(f"{where}: start rank {start_rank} is paired with himself")
+    if not opponent:
+        if code in PLAYED_CODES:
+            raise TrfError(f"{where}: result {code!r} needs an opponent")
+        # A blank result without an opponent: not paired, as `-` says.
+        return TrfGame(rnd, None, "-", code or "-")
+    if code in BYE_CODES:
+        raise TrfError(f"{where}: {code!r} is a bye, yet opponent {opponent} is given")
+    return TrfGame(rnd, opponent, colour, code)
+
+
+def _pairings_check(t: TrfTournament) -> None:
+    """Every opponent exists and lists the player back in the same round, with a result and
+    a colour that agree; no round before the last played one is empty."""
+    players = sorted(t.players, key=lambda p: p.start_rank)
+    entry = {p.start_rank: {g.round: g for g in p.games} for p in players}
+    line = {p.start_rank: p.line for p in players}
+    for p in players:
+        for g in p.games:
+            if g.opponent is not None and g.opponent not in entry:
+                raise TrfError(
+                    f"line {p.line}: player {p.start_rank} meets unknown start rank "
+                    f"{g.opponent} in round {g.round}"
+                )
+    played = rounds_played(t)
+    for rnd in range(1, played + 1):
+        busy = False
+        for p in players:
+            g = entry[p.start_rank].get(rnd)
+            if g is None or g.absent:
+                continue
+            busy = True
+            if g.opponent is None:
+                continue
+            other = entry[g.opponent].get(rnd)
+            where = f"line {p.line}: round {rnd}: {p.start_rank}"
+            if other is None or other.opponent != p.start_rank:
+                raise TrfError(f"{where} meets {g.opponent}, who does not meet them")
+            if g.opponent < p.start_rank:
+                continue  # checked from the other side already
+            pair = f"{where} and {g.opponent} (line {line[g.opponent]})"
+            if (_KIND[g.code], _KIND[other.code]) not in _AGREE:
+                both = _KIND[g.code] if _KIND[g.code] == _KIND[other.code] else ""
+                claim = f"both claim a {both}" if "win" in both else ""
+                raise TrfError(
+                    f"{pair}: {claim or 'contradictory results'} "
+                    f"({g.code or 'blank'} and {other.code or 'blank'})"
+                )
+            if g.colour == other.colour != "-":
+                which = "first (w)" if g.colour == "w" else "second (b)"
+                raise TrfError(f"{pair}: contradictory colours, both placed {which}")
+        if not busy:
+            raise TrfError(
+                f"round {rnd}: no game and no bye in the whole round (lines "
+                f"{players[0].line}-{players[-1].line}), though round {played} has some"
+            )

@@ -197,26 +197,16 @@ class TournamentViewSet(viewsets.ModelViewSet):
         )
 
     @extend_schema(request=ByeRequestSerializer, responses={201: None, 200: None})
-    @action(detail=True, methods=["get", "post", "delete"], url_path="bye-requests")
+    @action(detail=True, methods=["get", "post"], url_path="bye-requests")
     def bye_requests(self, request: Request, slug: str | None = None) -> Response:
-        """The requested byes (GET), request one (POST), cancel one (DELETE with the same
-        body, or ?player=&round=), for rounds not yet paired."""
+        """The requested byes (GET); request one for a round not yet paired (POST)."""
         t = self.get_object()
         if request.method == "GET":
             return Response(selectors.bye_request_list(tournament=t))
-        body = request.data if request.data else request.query_params
-        data = ByeRequestSerializer(data=body)
+        data = ByeRequestSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        registration = self._registration(t, data.validated_data["player"])
-        if request.method == "DELETE":
-            cancelled = services.bye_request_cancel(
-                registration=registration,
-                round_number=data.validated_data["round"],
-                user=request.user,
-            )
-            return Response({"cancelled": cancelled})
         bye = services.bye_request_create(
-            registration=registration,
+            registration=self._registration(t, data.validated_data["player"]),
             round_number=data.validated_data["round"],
             user=request.user,
         )
@@ -224,6 +214,20 @@ class TournamentViewSet(viewsets.ModelViewSet):
             {"player": bye.registration.player_id, "round": bye.round_number},
             status=status.HTTP_201_CREATED,
         )
+
+    @extend_schema(request=ByeRequestSerializer, responses={200: None})
+    @action(detail=True, methods=["post"], url_path="bye-requests/cancel")
+    def bye_request_cancel(self, request: Request, slug: str | None = None) -> Response:
+        """Cancel a requested bye of a round not yet paired (409 once it is)."""
+        t = self.get_object()
+        data = ByeRequestSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        cancelled = services.bye_request_cancel(
+            registration=self._registration(t, data.validated_data["player"]),
+            round_number=data.validated_data["round"],
+            user=request.user,
+        )
+        return Response({"cancelled": cancelled})
 
     @extend_schema(request=WithdrawalSerializer, responses={200: None})
     @action(detail=True, methods=["post"], url_path="withdrawal-undo")
@@ -240,19 +244,24 @@ class TournamentViewSet(viewsets.ModelViewSet):
     @extend_schema(
         request=PlayerPairSerializer, responses={200: ForbiddenPairSerializer(many=True)}
     )
-    @action(detail=True, methods=["get", "post", "delete"], url_path="forbidden-pairs")
+    @action(detail=True, methods=["get", "post"], url_path="forbidden-pairs")
     def forbidden_pairs(self, request: Request, slug: str | None = None) -> Response:
-        """Pairs the pairing must not put together (TRF XXP): list, add, remove."""
+        """Pairs the pairing must not put together (TRF XXP): list (GET), add (POST)."""
+        return self._forbidden_pairs(request, services.forbidden_pair_create)
+
+    @extend_schema(
+        request=PlayerPairSerializer, responses={200: ForbiddenPairSerializer(many=True)}
+    )
+    @action(detail=True, methods=["post"], url_path="forbidden-pairs/remove")
+    def forbidden_pair_remove(self, request: Request, slug: str | None = None) -> Response:
+        """Let two entrants meet again."""
+        return self._forbidden_pairs(request, services.forbidden_pair_delete)
+
+    def _forbidden_pairs(self, request: Request, change: Any) -> Response:
         t = self.get_object()
-        if request.method != "GET":
-            body = request.data if request.data else request.query_params
-            data = PlayerPairSerializer(data=body)
+        if request.method == "POST":
+            data = PlayerPairSerializer(data=request.data)
             data.is_valid(raise_exception=True)
-            change = (
-                services.forbidden_pair_create
-                if request.method == "POST"
-                else services.forbidden_pair_delete
-            )
             change(tournament=t, user=request.user, **data.validated_data)
         rows = t.forbidden_pairs.select_related("first", "second")
         return Response(ForbiddenPairSerializer(rows, many=True).data)

@@ -471,11 +471,12 @@ def pair_swiss(
         result.pairings = [_order(real[a.id], real[b.id], balanced) for a, b in pairs]
         result.warnings.extend(pairing_check(field, result.pairings, result.bye))
         return result
-    result.blocked = (
-        "no pairing without a rematch or two players of one club exists"
-        if forbid_same_club
-        else "no pairing without a rematch exists"
-    )
+    bars = ["a rematch"]
+    if any(p.forbidden for p in field):
+        bars.append("a forbidden pair")
+    if forbid_same_club:
+        bars.append("two players of one club")
+    result.blocked = f"no pairing without {' or '.join(bars)} exists"
     result.warnings.append(result.blocked)
     return result
 

@@ -171,6 +171,8 @@ def _swiss_blocked(reason: str, tournament: Tournament, number: int) -> str:
     ways = [f"end the event after round {number - 1} (lower the number of rounds)"]
     if tournament.forbid_same_club:
         ways.insert(0, "let players of one club meet (turn off forbid same club)")
+    if tournament.forbidden_pairs.exists():
+        ways.insert(0, "remove a forbidden pair")
     return f"round {number} cannot be paired: {reason}; you can " + ", or ".join(ways)
 
 
