@@ -327,12 +327,16 @@ def audit(request: HttpRequest, t: Tournament) -> HttpResponse:
         else t.audit.all()
     )
     intact, checked, problem = audit_verify(tournament=t)
+    shown = list(rows.order_by("-seq")[:500])
+    labels = selectors.audit_object_labels(entries=shown)
+    for e in shown:
+        e.label = labels.get((e.object_type, e.object_id), f"{e.object_type} {e.object_id}")
     return render(
         request,
         "arbiter/audit.html",
         {
             "t": t,
-            "rows": rows.order_by("-seq")[:500],
+            "rows": shown,
             "intact": intact,
             "checked": checked,
             "problem": problem,

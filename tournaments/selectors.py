@@ -472,6 +472,7 @@ def pairing_players(
                 placements=tuple(p for _, p in sorted(placements.get(pid, []))),
                 club=reg.player.club.name if reg.player.club else "",
                 forbidden=frozenset(forbidden.get(pid, ())),
+                name=reg.player.name,
             )
         )
     return players, sorted(requested)
@@ -519,3 +520,31 @@ def bye_request_list(*, tournament: Tournament) -> list[dict[str, Any]]:
         }
         for b in rows
     ]
+
+
+def audit_object_labels(*, entries: Sequence[AuditEntry]) -> dict[tuple[str, str], str]:
+    """How a person reads the objects of audit entries: round numbers, boards with their
+    players, names with start ranks (the stored type and id where nothing better is known)."""
+    ids: dict[str, set[int]] = {}
+    for e in entries:
+        if e.object_id.isdecimal():
+            ids.setdefault(e.object_type, set()).add(int(e.object_id))
+    labels: dict[tuple[str, str], str] = {}
+    for r in Round.objects.filter(pk__in=ids.get("Round", ())):
+        labels["Round", str(r.pk)] = f"round {r.number}"
+    for g in Game.objects.filter(pk__in=ids.get("Game", ())).select_related(
+        "round", "first", "second"
+    ):
+        who = f"{g.first} – {g.second}" if g.second_id else str(g.first)
+        labels["Game", str(g.pk)] = f"round {g.round.number} board {g.board} ({who})"
+    for reg in Registration.objects.filter(pk__in=ids.get("Registration", ())).select_related(
+        "player"
+    ):
+        labels["Registration", str(reg.pk)] = f"{reg.player.name} (#{reg.start_rank})"
+    for player in Player.objects.filter(pk__in=ids.get("Player", ())):
+        labels["Player", str(player.pk)] = player.name
+    for p in Penalty.objects.filter(pk__in=ids.get("Penalty", ())).select_related("player"):
+        labels["Penalty", str(p.pk)] = f"{p.get_kind_display()}: {p.player.name}"
+    for t in Tournament.objects.filter(pk__in=ids.get("Tournament", ())):
+        labels["Tournament", str(t.pk)] = t.name
+    return labels

@@ -203,9 +203,17 @@ class AccountSerializer(serializers.Serializer):
 
 
 class AuditSerializer(serializers.ModelSerializer):
+    # What the entry is about, as a person reads it (context "labels": the selector's map).
+    object = serializers.SerializerMethodField()
+
+    def get_object(self, entry: AuditEntry) -> str:
+        labels = self.context.get("labels", {})
+        return str(labels.get((entry.object_type, entry.object_id), ""))
+
     class Meta:
         model = AuditEntry
         fields = [
+            "object",
             "seq",
             "actor",
             "action",

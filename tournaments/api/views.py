@@ -438,7 +438,9 @@ class TournamentViewSet(viewsets.ModelViewSet):
             if not player.isdigit():
                 raise ValidationError({"player": "a player id is expected"})
             rows = selectors.audit_for_player(tournament=t, player_id=int(player))
-        return Response(AuditSerializer(rows, many=True).data)
+        rows = list(rows)
+        labels = selectors.audit_object_labels(entries=rows)
+        return Response(AuditSerializer(rows, many=True, context={"labels": labels}).data)
 
 
 class GameViewSet(viewsets.ReadOnlyModelViewSet):

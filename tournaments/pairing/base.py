@@ -20,6 +20,12 @@ class PairingPlayer:
     placements: tuple[str, ...] = ()
     club: str = ""
     forbidden: frozenset[int] = frozenset()
+    name: str = ""
+
+    @property
+    def label(self) -> str:
+        """How explanations and warnings name the player: name and start rank."""
+        return f"{self.name} (#{self.rank})" if self.name else f"player #{self.rank}"
 
     @property
     def balance(self) -> int:

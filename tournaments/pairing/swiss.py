@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from itertools import chain, groupby
 
 from tournaments.pairing.base import Pairing, PairingPlayer, RoundPairing
@@ -309,7 +310,7 @@ def _pair_groups(
             got, carry = _float_who_can_pair(got, carry, groups[i + 1], rules)
         pairs.extend(got)
         for p in carry:
-            notes.append(f"player {p.id} ({_fmt(p.score)}) floats down")
+            notes.append(f"{p.label} ({_fmt(p.score)}) floats down")
     return pairs, carry, notes, steps
 
 
@@ -459,9 +460,9 @@ def pair_swiss(
                     "of the group unable to pair among itself"
                 )
             if bye.had_bye:
-                result.warnings.append(f"player {bye.id} gets a second pairing-allocated bye")
+                result.warnings.append(f"{bye.label} gets a second pairing-allocated bye")
                 why = "every player without a bye would leave the rest unpairable"
-            result.explanation.append(f"bye: player {bye.id} ({_fmt(bye.score)}): {why}")
+            result.explanation.append(f"bye: {bye.label} ({_fmt(bye.score)}): {why}")
         scores = sorted({p.score for p in rest}, reverse=True)
         for s in scores:
             members = [p.id for p in rest if p.score == s]
@@ -512,9 +513,7 @@ def _bye_order(
 
 
 def _with_score(p: PairingPlayer, score: float) -> PairingPlayer:
-    return PairingPlayer(
-        p.id, p.rank, score, p.rating, p.opponents, p.had_bye, p.placements, p.club, p.forbidden
-    )
+    return replace(p, score=score)
 
 
 def pairing_check(
@@ -522,6 +521,10 @@ def pairing_check(
 ) -> list[str]:
     """Every rule a (perhaps hand-edited) pairing breaks, as warnings for the arbiter."""
     by_id = {p.id: p for p in players}
+
+    def label(pid: int) -> str:
+        return by_id[pid].label if pid in by_id else f"player id {pid}"
+
     warnings = []
     seen: dict[int, int] = {}
     for pr in pairings:
@@ -529,31 +532,33 @@ def pairing_check(
             seen[pid] = seen.get(pid, 0) + 1
         a, b = by_id.get(pr.first), by_id.get(pr.second)
         if a is None or b is None:
-            warnings.append(f"pairing {pr.first}-{pr.second} names a player not in the round")
+            warnings.append(
+                f"pairing {label(pr.first)} – {label(pr.second)} names a player not in the round"
+            )
             continue
         if b.id in a.opponents:
-            warnings.append(f"players {a.id} and {b.id} have met already")
+            warnings.append(f"{a.label} and {b.label} have met already")
         if b.id in a.forbidden or a.id in b.forbidden:
-            warnings.append(f"players {a.id} and {b.id} may not be paired")
+            warnings.append(f"{a.label} and {b.label} may not be paired")
         if a.placements[-2:] == ("F", "F"):
-            warnings.append(f"player {a.id} would place first three times running")
+            warnings.append(f"{a.label} would place first three times running")
         if b.placements[-2:] == ("S", "S"):
-            warnings.append(f"player {b.id} would place second three times running")
+            warnings.append(f"{b.label} would place second three times running")
         if a.balance + 1 > 2:
-            warnings.append(f"player {a.id} would have placed first {a.balance + 1} more times")
+            warnings.append(f"{a.label} would have placed first {a.balance + 1} more times")
         if b.balance - 1 < -2:
-            warnings.append(f"player {b.id} would have placed second {1 - b.balance} more times")
+            warnings.append(f"{b.label} would have placed second {1 - b.balance} more times")
     if bye is not None:
         seen[bye] = seen.get(bye, 0) + 1
         p = by_id.get(bye)
         if p is not None and p.had_bye:
-            warnings.append(f"player {bye} has had a pairing-allocated bye already")
+            warnings.append(f"{label(bye)} has had a pairing-allocated bye already")
         eligible = [q.score for q in players if not q.had_bye]
         if p is not None and eligible and p.score > min(eligible):
-            warnings.append(f"the bye should go to the lowest score group, not to player {bye}")
+            warnings.append(f"the bye should go to the lowest score group, not to {label(bye)}")
     for pid in by_id:
         if seen.get(pid, 0) == 0:
-            warnings.append(f"player {pid} is not paired")
+            warnings.append(f"{label(pid)} is not paired")
         elif seen[pid] > 1:
-            warnings.append(f"player {pid} is paired {seen[pid]} times")
+            warnings.append(f"{label(pid)} is paired {seen[pid]} times")
     return warnings

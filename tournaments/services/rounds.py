@@ -12,7 +12,7 @@ from django.db import transaction
 
 from klinzha_site.errors import Conflict
 from tournaments.audit import Action, audit_append
-from tournaments.models import Game, Round, Tournament
+from tournaments.models import Game, Registration, Round, Tournament
 from tournaments.pairing import Pairing, pairing_check, spindle_seed_new
 from tournaments.selectors import pairing_players
 from tournaments.services.common import (
@@ -75,7 +75,7 @@ def round_create(
             if pid is None:
                 continue
             if pid in seen:
-                raise ValidationError({"pairings": f"player {pid} is paired twice"})
+                raise ValidationError({"pairings": f"{_names(tournament, [pid])} is paired twice"})
             seen.add(pid)
     rnd = Round.objects.create(tournament=tournament, number=number, status=status)
     _games_create(round=rnd, pairings=pairings, requested_byes=requested_byes)
@@ -196,17 +196,26 @@ def round_discard(*, round: Round, user: Any = None) -> int:
     return number
 
 
-def _pairings_mismatch(given: list[int], expected: list[int]) -> str:
+def _names(tournament: Tournament, ids: Sequence[int]) -> str:
+    """Players as a person reads them: name and start rank (the id where none is known)."""
+    regs = Registration.objects.filter(tournament=tournament, player_id__in=ids)
+    known = {
+        r.player_id: f"{r.player.name} (#{r.start_rank})" for r in regs.select_related("player")
+    }
+    return ", ".join(known.get(pid, f"player id {pid}") for pid in ids)
+
+
+def _pairings_mismatch(tournament: Tournament, given: list[int], expected: list[int]) -> str:
     missing = sorted(set(expected) - set(given))
     extra = sorted(set(given) - set(expected))
     twice = sorted({x for x in given if given.count(x) > 1})
     parts = []
     if missing:
-        parts.append(f"missing players {missing}")
+        parts.append(f"missing: {_names(tournament, missing)}")
     if extra:
-        parts.append(f"players not in this round {extra}")
+        parts.append(f"not in this round: {_names(tournament, extra)}")
     if twice:
-        parts.append(f"players paired twice {twice}")
+        parts.append(f"paired twice: {_names(tournament, twice)}")
     return "; ".join(parts) or "the players do not match"
 
 
@@ -226,7 +235,7 @@ def round_pairings_edit(
     expected = sorted(x for pair in before for x in pair if x is not None)
     given = sorted(x for pair in pairings for x in pair if x is not None)
     if given != expected:
-        raise ValidationError({"pairings": _pairings_mismatch(given, expected)})
+        raise ValidationError({"pairings": _pairings_mismatch(locked.tournament, given, expected)})
     byes = [a for a, b in pairings if b is None]
     if len(byes) > 1:
         raise ValidationError({"pairings": "at most one pairing-allocated bye"})

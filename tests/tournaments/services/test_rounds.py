@@ -8,7 +8,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from tests.tournaments.services.factories import event_make, round_make
 from tournaments import selectors, services
-from tournaments.models import AuditEntry, Game, Player, Round, Tournament
+from tournaments.models import AuditEntry, Game, Player, Registration, Round, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -143,10 +143,10 @@ def test_an_edit_replaces_the_pairings_and_keeps_its_warnings(officials, second_
     pairs = [(a.pk, b.pk), (c.pk, d.pk), (e.pk, None)]
     warnings = services.round_pairings_edit(round=rnd, pairings=pairs, user=officials.arbiter)
     expected = [
-        f"players {a.pk} and {b.pk} have met already",
-        f"players {c.pk} and {d.pk} have met already",
-        f"player {e.pk} has had a pairing-allocated bye already",
-        f"the bye should go to the lowest score group, not to player {e.pk}",
+        f"{n(a)} and {n(b)} have met already",
+        f"{n(c)} and {n(d)} have met already",
+        f"{n(e)} has had a pairing-allocated bye already",
+        f"the bye should go to the lowest score group, not to {n(e)}",
     ]
     assert warnings == expected
     rnd.refresh_from_db()
@@ -195,7 +195,7 @@ def test_requested_byes_stay_out_of_the_edit(officials):
         (3, "requested_bye", e.pk, None),
     ]
     messages = edit_refused(rnd, [(a.pk, c.pk), (b.pk, d.pk), (e.pk, None)], officials.arbiter)
-    assert messages == [f"players not in this round [{e.pk}]"]
+    assert messages == [f"not in this round: {n(e)}"]
 
 
 def test_an_edit_names_missing_extra_and_twice_paired_players(officials, event):
@@ -203,18 +203,18 @@ def test_an_edit_names_missing_extra_and_twice_paired_players(officials, event):
     rnd = round_make(t, [(a, b), (c, d)], draft=True)
     x = services.player_create(name="Xan")
     arb = officials.arbiter
-    assert edit_refused(rnd, [(a.pk, b.pk), (c.pk, None)], arb) == [f"missing players [{d.pk}]"]
+    assert edit_refused(rnd, [(a.pk, b.pk), (c.pk, None)], arb) == [f"missing: {n(d)}"]
     assert edit_refused(rnd, [(a.pk, b.pk), (c.pk, d.pk), (x.pk, None)], arb) == [
-        f"players not in this round [{x.pk}]"
+        f"not in this round: player id {x.pk}"
     ]
     assert edit_refused(rnd, [(a.pk, b.pk), (a.pk, c.pk), (d.pk, None)], arb) == [
-        f"players paired twice [{a.pk}]"
+        f"paired twice: {n(a)}"
     ]
     assert edit_refused(rnd, [(a.pk, a.pk), (c.pk, d.pk)], arb) == [
-        f"missing players [{b.pk}]; players paired twice [{a.pk}]"
+        f"missing: {n(b)}; paired twice: {n(a)}"
     ]
     assert edit_refused(rnd, [(a.pk, b.pk), (c.pk, x.pk)], arb) == [
-        f"missing players [{d.pk}]; players not in this round [{x.pk}]"
+        f"missing: {n(d)}; not in this round: player id {x.pk}"
     ]
 
 
@@ -267,3 +267,9 @@ def test_an_edit_keeps_spindle_seeds_in_a_spindle_tournament(officials):
     pairs = [(g.second_id, g.first_id) for g in rnd.games.order_by("board")]
     services.round_pairings_edit(round=rnd, pairings=pairs, user=officials.arbiter)
     assert all(g.spindle_seed for g in Game.objects.filter(round=rnd, kind="game"))
+
+
+def n(player: Player) -> str:
+    """A player as the messages name them: name and start rank."""
+    reg = Registration.objects.get(player=player)
+    return f"{player.name} (#{reg.start_rank})"
