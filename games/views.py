@@ -213,9 +213,10 @@ def game_latecomers(request: HttpRequest, pk: int) -> HttpResponse:
     """Scheduled start and arrival times (Art. 6.8, 6.9), as the arbiter noted them."""
     game = _game(pk)
     try:
-        scheduled = _when(request.POST.get("scheduled", ""), "scheduled")
+        # The round's scheduled start unless the arbiter gives another for this game.
+        scheduled = _when(request.POST.get("scheduled", ""), "scheduled") or game.round.starts_at
         if scheduled is None:
-            raise ValidationError({"scheduled": "give the scheduled start"})
+            raise ValidationError({"scheduled": "give the scheduled start (or the round's)"})
         services.latecomers_record(
             game=game,
             scheduled=scheduled,

@@ -26,6 +26,7 @@ urlpatterns = [
     path("t/<slug:slug>/round/<int:number>/publish/", v.round_publish, name="round-publish"),
     path("t/<slug:slug>/round/<int:number>/discard/", v.round_discard, name="round-discard"),
     path("t/<slug:slug>/round/<int:number>/unpublish/", v.round_unpublish, name="round-unpublish"),
+    path("t/<slug:slug>/round/<int:number>/schedule/", v.round_schedule, name="round-schedule"),
     path("t/<slug:slug>/game/<int:game_id>/result/", console.result_enter, name="result"),
     path(
         "t/<slug:slug>/game/<int:game_id>/from-record/",

@@ -23,6 +23,7 @@ from tournaments.forms import (
     OfficialsForm,
     PenaltyForm,
     RevocationForm,
+    ScheduleForm,
     StartRankForm,
     TournamentForm,
 )
@@ -264,6 +265,22 @@ def round_edit(request: HttpRequest, t: Tournament, number: int) -> HttpResponse
 def round_publish(request: HttpRequest, t: Tournament, number: int) -> HttpResponse:
     services.round_publish(round=round_get(t, number), user=request.user)
     messages.success(request, f"round {number} published")
+    return redirect(round_url(t, number))
+
+
+@require_POST
+@tournament_role(Role.ARBITER)
+def round_schedule(request: HttpRequest, t: Tournament, number: int) -> HttpResponse:
+    form = ScheduleForm(request.POST)
+    if not form.is_valid():
+        raise ValidationError(form.errors)
+    services.round_schedule(
+        round=round_get(t, number),
+        starts_at=form.cleaned_data["starts_at"],
+        place=form.cleaned_data["place"],
+        user=request.user,
+    )
+    messages.success(request, f"round {number} scheduled")
     return redirect(round_url(t, number))
 
 

@@ -122,3 +122,8 @@ class RevocationForm(forms.Form):
 class StartRankForm(forms.Form):
     player = forms.ModelChoiceField(queryset=Player.objects.all())
     rank = forms.IntegerField(min_value=1, max_value=100_000)
+
+
+class ScheduleForm(forms.Form):
+    starts_at = forms.DateTimeField(required=False)
+    place = forms.CharField(max_length=120, required=False)
