@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from datetime import date
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.test import Client
@@ -39,6 +40,7 @@ class World:
     submission: RecordSubmission
     penalty: Penalty
     users: dict[str, Any]
+    sessions: dict[int, str] = field(default_factory=dict)  # user pk: a signed-in session
 
 
 def build_world() -> World:
@@ -101,6 +103,10 @@ def world_once(django_db_setup, django_db_blocker):  # type: ignore[no-untyped-d
 
     with django_db_blocker.unblock(), transaction.atomic():
         w = build_world()
+        for user in w.users.values():
+            signer = Client()
+            signer.force_login(user)
+            w.sessions[user.pk] = signer.cookies[settings.SESSION_COOKIE_NAME].value
         pristine = normalized([f(w) for f in STATE])
         cache.clear()
         yield w, pristine
@@ -122,6 +128,12 @@ def pristine(world_once) -> list[Any]:  # type: ignore[no-untyped-def]
 
 
 Call = Callable[[World, Any, Client], Any]
+
+
+def sign_in(w: World, user: Any, client: Client) -> None:
+    """What client.force_login(user) leaves behind: the cookie of a session signed in as the
+    user, here one signed in once for the module (each case's changes to it roll back)."""
+    client.cookies[settings.SESSION_COOKIE_NAME] = w.sessions[user.pk]
 
 
 def api_post(url: str, data: dict[str, Any] | Callable[[World], dict[str, Any]]) -> Call:
@@ -148,7 +160,7 @@ def api_patch(url: str, data: dict[str, Any]) -> Call:
 def page_post(url: str, data: dict[str, Any] | Callable[[World], dict[str, Any]] = {}) -> Call:  # noqa: B006
     def call(w: World, user: Any, client: Client) -> Any:
         if user is not None:
-            client.force_login(user)
+            sign_in(w, user, client)
         body = data(w) if callable(data) else data
         return client.post(url.format(w=w), body)
 
@@ -158,7 +170,7 @@ def page_post(url: str, data: dict[str, Any] | Callable[[World], dict[str, Any]]
 def page_json(url: str, data: Callable[[World], dict[str, Any]]) -> Call:
     def call(w: World, user: Any, client: Client) -> Any:
         if user is not None:
-            client.force_login(user)
+            sign_in(w, user, client)
         return client.post(url.format(w=w), data(w), content_type="application/json")
 
     return call
@@ -185,7 +197,7 @@ def api_upload(url: str) -> Call:
 def page_upload(url: str) -> Call:
     def call(w: World, user: Any, client: Client) -> Any:
         if user is not None:
-            client.force_login(user)
+            sign_in(w, user, client)
         return client.post(url.format(w=w), {"file": upload()})
 
     return call
