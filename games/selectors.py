@@ -14,7 +14,7 @@ from rules.clock import Adjustment
 from rules.engines import new_position
 from rules.errors import RecordError, RulesError
 from rules.position import Move, Position
-from rules.record import read_record
+from rules.record import first_placer_name, read_record
 from rules.validate import rules_from_tags
 from tournaments.italian import game_variants
 from tournaments.models import Colour, Game, Penalty, Round, colour_other
@@ -68,7 +68,7 @@ def game_rules_expected(*, game: Game) -> Expected:
 def tags_first_colour(tags: Mapping[str, str]) -> str | None:
     """The colour a record's tags say the first placer had (green when they name none), or
     None when the FirstPlacement tag names no colour."""
-    colour = (tags.get("FirstPlacement") or Colour.GREEN).strip().lower()
+    colour = first_placer_name(tags)
     return colour if colour in Colour.values else None
 
 

@@ -7,7 +7,7 @@ from importlib import import_module
 from typing import Final, cast
 
 from rules.board import FLAT_COORDINATES, Coordinates
-from rules.position import Position, Rules
+from rules.position import RULESET_ITALIAN, Position, Rules
 
 # The core modules ask here, so that none of them imports a variant's module: a variant is
 # named by the dotted path of what it supplies, imported the first time it is asked for.
@@ -19,7 +19,7 @@ ENGINES: Final = (
     ("variant", "tri-level", "rules.trilevel:TriLevelPosition"),
     ("variant", "reflective", "rules.reflective:ReflectivePosition"),
     ("variant", "kinta", "rules.kinta:KintaPosition"),
-    ("ruleset", "italian-society", "rules.italian:ItalianPosition"),
+    ("ruleset", RULESET_ITALIAN, "rules.italian:ItalianPosition"),
 )
 
 # What a variant supplies beyond its position class, by what it is for: a board of its own

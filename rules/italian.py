@@ -7,6 +7,7 @@ from typing import ClassVar, Final
 
 from rules.board import BIT, BOARD, FLY, NAME, NB, RAYS, REGION, REGION_BB, iter_bits
 from rules.errors import IllegalMoveError
+from rules.points import format_points
 from rules.position import (
     BLOCKADER,
     COLOR_NAMES,
@@ -381,13 +382,8 @@ class TimeoutCount:
         return None if a == b else (0 if a > b else 1)
 
     def describe(self) -> str:
-        g, o = (_fmt(p) for p in self.points)
+        g, o = (format_points(p) for p in self.points)
         return f"time-out count green {g}, gold {o}"
-
-
-def _fmt(points: float) -> str:
-    whole = int(points)
-    return f"{whole}½" if points != whole else str(whole)
 
 
 def timeout_count(pos: Position) -> TimeoutCount:

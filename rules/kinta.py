@@ -36,6 +36,7 @@ from rules.position import (
     FLIER,
     KIND_KEYS,
     NEAR4,
+    RULESET_LAWS,
     VANGUARD,
     Move,
     Position,
@@ -69,7 +70,9 @@ class KintaPosition(Position):
     _CARRIER: ClassVar[Sequence[bool]] = KINTA_CARRIER
 
     def __init__(self, rules: Rules | None = None, first: int = 0) -> None:
-        super().__init__(rules if rules is not None else Rules("laws", frozenset({"kinta"})), first)
+        super().__init__(
+            rules if rules is not None else Rules(RULESET_LAWS, frozenset({"kinta"})), first
+        )
         self.strength = {}
         self.notes = None
         self.resolved = None

@@ -46,7 +46,11 @@ SQUAD: Final = (0, 1, 1, 1, 2, 3, 1)
 CARRIERS: Final = frozenset((FENCER, LANCER, VANGUARD))
 IS_CARRIER: Final = (False, True, True, False, False, True, False, False)
 
-RULESETS: Final = ("laws", "loyd-1989", "italian-society")
+# The rule sets a record may name in its Ruleset tag.
+RULESET_LAWS: Final = "laws"
+RULESET_LOYD_1989: Final = "loyd-1989"
+RULESET_ITALIAN: Final = "italian-society"
+RULESETS: Final = (RULESET_LAWS, RULESET_LOYD_1989, RULESET_ITALIAN)
 
 NO_SQUARE: Final = -1
 CAPTURED: Final = -2
@@ -82,7 +86,7 @@ class Rules:
     society's Bach'san replay).
     """
 
-    ruleset: str = "laws"
+    ruleset: str = RULESET_LAWS
     variants: frozenset[str] = frozenset()
     clouds: frozenset[int] = frozenset()
     crown: int = -1
@@ -118,7 +122,7 @@ class Rules:
     @property
     def strict_safety(self) -> bool:
         """Whether a move leaving the own Goal in jeopardy is illegal (not just a warning)."""
-        return self.ruleset != "laws"
+        return self.ruleset != RULESET_LAWS
 
 
 LAWS: Final = Rules()

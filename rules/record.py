@@ -4,6 +4,7 @@ written so that reading what was written gives back the same record."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -302,3 +303,9 @@ def write_record(record: Record) -> str:
         parts.extend("{" + c.replace("}", ")") + "}" for c in rp.comments)
         lines.append(" ".join(parts))
     return "\n".join(lines) + "\n"
+
+
+def first_placer_name(tags: Mapping[str, str]) -> str:
+    """The colour a record's FirstPlacement tag names, lower-cased (green when it names
+    none); the validator checks that it is green or gold (Art. 2.4)."""
+    return (tags.get("FirstPlacement") or "green").strip().lower() or "green"

@@ -13,6 +13,7 @@ from rules.position import (
     GOAL,
     KIND_NAMES,
     MOVE_ARTICLE,
+    RULESET_LAWS,
     Move,
     Position,
     Rules,
@@ -223,7 +224,7 @@ def build(
 ) -> TriLevelPosition:
     """A position from lists of warriors like `FeE37,L2:E37` (English keys, any case) and
     the Goals' cells; `ply` 20 is the first battle move. ValueError for a bad item."""
-    pos = TriLevelPosition(rules or Rules("laws", frozenset({VARIANT})), first)
+    pos = TriLevelPosition(rules or Rules(RULESET_LAWS, frozenset({VARIANT})), first)
     pos.ply = ply
     for side, text in enumerate((green, gold)):
         for item in (x.strip() for x in text.split(",")):

@@ -9,8 +9,24 @@ from typing import Any
 from rules.engines import new_position
 from rules.errors import IllegalMoveError, RecordError
 from rules.notation import Notation, decoration_warnings, describe_move, expected_decoration
-from rules.position import COLOR_NAMES, RULESETS, Move, Outcome, Position, Rules
-from rules.record import RESULTS, TERMINATIONS, Record, RecordPly, read_record
+from rules.position import (
+    COLOR_NAMES,
+    RULESET_ITALIAN,
+    RULESET_LAWS,
+    RULESETS,
+    Move,
+    Outcome,
+    Position,
+    Rules,
+)
+from rules.record import (
+    RESULTS,
+    TERMINATIONS,
+    Record,
+    RecordPly,
+    first_placer_name,
+    read_record,
+)
 from rules.variants import (
     KNOWN_VARIANTS,
     PARAMETER_TAGS,
@@ -76,7 +92,7 @@ class Verdict:
 
 def rules_from_tags(tags: dict[str, str]) -> tuple[Rules, int]:
     """(Rules, first placer) named by a record's tags; IllegalMoveError for unknown ones."""
-    ruleset = tags.get("Ruleset", "laws").strip().lower() or "laws"
+    ruleset = tags.get("Ruleset", RULESET_LAWS).strip().lower() or RULESET_LAWS
     if ruleset not in RULESETS:
         raise IllegalMoveError(f"unknown Ruleset {ruleset!r} (known: {', '.join(RULESETS)})", None)
     variants = parse_variants(tags.get("Variants", ""))
@@ -91,7 +107,7 @@ def rules_from_tags(tags: dict[str, str]) -> tuple[Rules, int]:
     removed_text = tags.get("Removed", "").strip()
     removed = 0
     if removed_text:
-        if ruleset != "italian-society":
+        if ruleset != RULESET_ITALIAN:
             raise IllegalMoveError(
                 "a Removed warrior is the Italian society's Bach'san replay only", None
             )
@@ -99,7 +115,7 @@ def rules_from_tags(tags: dict[str, str]) -> tuple[Rules, int]:
             removed = parse_removed(removed_text)
         except ValueError as exc:
             raise IllegalMoveError(str(exc), "italian-society: tournament") from None
-    first_name = tags.get("FirstPlacement", "green").strip().lower() or "green"
+    first_name = first_placer_name(tags)
     if first_name not in COLOR_NAMES:
         raise IllegalMoveError(f"FirstPlacement must be green or gold, not {first_name!r}", "2.4")
     texts = {variant: tags.get(tag, "") for variant, tag in PARAMETER_TAGS.items()}

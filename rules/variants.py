@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
 from rules.board import CORNER, REGION_NAMES, SQUARE_OF
-from rules.position import KIND_KEYS, KIND_NAMES, WARRIOR_KINDS
+from rules.position import KIND_KEYS, KIND_NAMES, RULESET_ITALIAN, WARRIOR_KINDS
 
 KNOWN_VARIANTS: Final = frozenset(
     {
@@ -153,7 +153,7 @@ def variant_parameters(variants: frozenset[str], texts: Mapping[str, str]) -> di
 # (the Laws' placement variants have nothing to change there), and its trapping Blockader,
 # declared carrier and count have no meaning on Kinta's, the reflective or the tri-level board.
 EXCLUDED_BY_RULESET: Final = {
-    "italian-society": frozenset(
+    RULESET_ITALIAN: frozenset(
         {
             "alternating-placement",
             "forward-placement",

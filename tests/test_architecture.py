@@ -59,3 +59,10 @@ def test_no_import_hides_in_a_function() -> None:
 @pytest.mark.parametrize("path", _modules(), ids=lambda p: str(p.relative_to(ROOT)))
 def test_no_module_of_the_apps_is_over_600_lines(path: Path) -> None:
     assert len(path.read_text(encoding="utf-8").splitlines()) <= MAX_LINES
+
+
+def test_every_rule_set_of_the_engine_is_offered_by_name() -> None:
+    from rules.position import RULESETS
+    from tournaments.models import Tournament
+
+    assert list(Tournament.Ruleset.values) == list(RULESETS)

@@ -6,11 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.italian import BACHSAN_KIND_OF_FACE, timeout_count
-from rules.position import COLOR_NAMES, KIND_NAMES, Position
+from rules.position import COLOR_NAMES, KIND_NAMES, RULESET_ITALIAN, Position
 from rules.variants import parse_variants
 from tournaments.pairing.spindle import dice
 
-RULESET = "italian-society"
+RULESET = RULESET_ITALIAN
 # The society's battles last twenty minutes: ten on each clock.
 TIME_CONTROL = "600"
 FINAL_VARIANT = "power-vanguards"

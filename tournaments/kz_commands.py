@@ -8,12 +8,13 @@ from typing import IO, Any
 
 from django.core.exceptions import ValidationError
 
+from rules.points import format_points
 from tournaments.audit import audit_verify
 from tournaments.demo import demo_load
 from tournaments.models import Tournament
-from tournaments.scoring import format_score
 from tournaments.selectors import standings_compute
-from tournaments.services import round_pair, tournament_import_trf
+from tournaments.services import round_pair
+from tournaments.services.trf_import import trf_import
 from tournaments.standings import standings_json
 from tournaments.trf import TrfError
 from tournaments.trf_export import tournament_trf
@@ -73,28 +74,34 @@ def handle_standings(options: dict[str, Any], stdout: IO[str], stderr: IO[str]) 
         return 0
     stdout.write(f"{'#':>3}  {'name':24} {'score':>6}  " + "  ".join(tiebreaks) + "\n")
     for row in rows:
-        tbs = "  ".join(f"{format_score(row.tiebreaks[t]):>{len(t)}}" for t in tiebreaks)
-        stdout.write(f"{row.rank:>3}  {row.entrant.name:24} {format_score(row.score):>6}  {tbs}\n")
+        tbs = "  ".join(f"{format_points(row.tiebreaks[t]):>{len(t)}}" for t in tiebreaks)
+        stdout.write(f"{row.rank:>3}  {row.entrant.name:24} {format_points(row.score):>6}  {tbs}\n")
     return 0
 
 
 def handle_trf_import(options: dict[str, Any], stdout: IO[str], stderr: IO[str]) -> int:
+    """Exit 2 for a file that cannot be read, 1 for one refused (the line and why)."""
     try:
         text = Path(options["path"]).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         stderr.write(f"cannot read {options['path']}: {exc}\n")
         return 2
     try:
-        tournament = tournament_import_trf(text=text)
-    except TrfError as exc:
+        imported = trf_import(text=text)
+    except (TrfError, ValidationError) as exc:
+        message = str(exc) if isinstance(exc, TrfError) else "; ".join(exc.messages)
         if options.get("json"):
-            stdout.write(json.dumps({"error": str(exc)}) + "\n")
-        stderr.write(f"{exc}\n")
+            stdout.write(json.dumps({"error": message}, ensure_ascii=False) + "\n")
+        stderr.write(f"{message}\n")
         return 1
+    tournament = imported.tournament
     if options.get("json"):
-        stdout.write(json.dumps({"slug": tournament.slug}) + "\n")
+        out = {"slug": tournament.slug, "warnings": imported.warnings}
+        stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
     else:
         stdout.write(f"imported {tournament.name!r} as {tournament.slug}\n")
+        for warning in imported.warnings:
+            stdout.write(f"warning: {warning}\n")
     return 0
 
 

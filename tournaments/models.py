@@ -10,6 +10,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from rules.position import RULESET_ITALIAN, RULESET_LAWS, RULESET_LOYD_1989
 from tournaments import penalty_kinds
 
 
@@ -55,10 +56,15 @@ class Tournament(models.Model):
         DOUBLE_ROUND_ROBIN = "double_round_robin", _("Double round robin")
         KNOCKOUT = "knockout", _("Knockout")
 
-    class Ruleset(models.TextChoices):
-        LAWS = "laws", _("Laws of Klin Zha")
-        LOYD_1989 = "loyd-1989", _("Basic rules (Loyd, 1989)")
-        ITALIAN_SOCIETY = "italian-society", _("Italian Klin Zha Society")
+    # The engine's rule sets (rules.position.RULESETS), with the names the pages show.
+    Ruleset = models.TextChoices(  # type: ignore[misc]
+        "Ruleset",
+        [
+            ("LAWS", (RULESET_LAWS, _("Laws of Klin Zha"))),
+            ("LOYD_1989", (RULESET_LOYD_1989, _("Basic rules (Loyd, 1989)"))),
+            ("ITALIAN_SOCIETY", (RULESET_ITALIAN, _("Italian Klin Zha Society"))),
+        ],
+    )
 
     class PlacementOrder(models.TextChoices):
         SPINDLE = "spindle", _("Spindle cast")

@@ -1,11 +1,10 @@
 """Game points as tournaments.md scores them (a draw is −½ to each side), the effect of the
-arbiter's penalties (Art. 12.4 d, e, f) on them, and scores printed with ½."""
+arbiter's penalties (Art. 12.4 d, e, f) on them (printed by rules.points.format_points)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from fractions import Fraction
 
 
 class Outcome(StrEnum):
@@ -93,15 +92,3 @@ def game_points(
     if any(p.raise_to_max for p in penalties):
         points = max(points, settings.win)
     return outcome, points
-
-
-def format_score(value: float) -> str:
-    """A score as printed: `2`, `1½`, `-½`, `-1½`; other fractions as decimals."""
-    frac = Fraction(value).limit_denominator(1000)
-    if frac.denominator == 1:
-        return str(frac.numerator)
-    if frac.denominator == 2:
-        whole = abs(frac.numerator) // 2
-        sign = "-" if frac < 0 else ""
-        return f"{sign}{whole if whole else ''}½"
-    return f"{float(frac):g}"

@@ -10,7 +10,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tournaments.scoring import Outcome, format_score
+from rules.points import format_points
+from tournaments.scoring import Outcome
 
 TIEBREAKS = (
     "buchholz",
@@ -265,7 +266,7 @@ class CrossCell:
     def text(self) -> str:
         if not self.symbol:
             return ""
-        shown = f"{format_score(self.points)}*" if self.penalized else self.symbol
+        shown = f"{format_points(self.points)}*" if self.penalized else self.symbol
         if self.opponent_rank is not None:
             side = {True: "f", False: "s", None: ""}[self.placed_first]
             shown = f"{self.opponent_rank}{side}{shown}"

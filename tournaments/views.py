@@ -8,9 +8,9 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext_lazy as _
 
+from rules.points import format_points
 from tournaments import selectors
 from tournaments.models import Player, Tournament
-from tournaments.scoring import format_score
 
 TIEBREAK_LABELS = {
     "buchholz": _("Buchholz"),
@@ -62,7 +62,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     rows = selectors.standings_compute(tournament=t)
     tiebreaks = t.tiebreak_list
     table = [
-        (row, format_score(row.score), [format_score(row.tiebreaks[tb]) for tb in tiebreaks])
+        (row, format_points(row.score), [format_points(row.tiebreaks[tb]) for tb in tiebreaks])
         for row in rows
     ]
     return render(
@@ -79,8 +79,8 @@ def crosstable(request: HttpRequest, slug: str) -> HttpResponse:
         (
             row,
             [c.text() for c in cells],
-            format_score(row.score),
-            [format_score(row.tiebreaks[tb]) for tb in table.tiebreaks],
+            format_points(row.score),
+            [format_points(row.tiebreaks[tb]) for tb in table.tiebreaks],
         )
         for row, cells in zip(table.rows, table.cells, strict=True)
     ]

@@ -111,7 +111,7 @@ def test_negative_score_groups_and_the_bye():
     pairs = {frozenset((p.first, p.second)) for p in r.pairings}
     assert frozenset((3, 4)) not in pairs
     assert r.warnings == []
-    assert any("score group -0.5" in line for line in r.explanation)
+    assert any("score group -½" in line for line in r.explanation)
 
 
 def test_rematch_avoided_inside_a_group():

@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.scoring import Outcome, PenaltyEffect, ScoringSettings, format_score, game_points
+from rules.points import format_points
+from tournaments.scoring import Outcome, PenaltyEffect, ScoringSettings, game_points
 from tournaments.standings import (
     TIEBREAKS,
     Entrant,
@@ -156,8 +157,8 @@ def test_crosstable_cells():
     "value,text",
     [(2, "2"), (1.5, "1½"), (-0.5, "-½"), (-1.5, "-1½"), (0, "0"), (0.5, "½"), (0.25, "0.25")],
 )
-def test_format_score(value, text):
-    assert format_score(value) == text
+def test_format_points(value, text):
+    assert format_points(value) == text
 
 
 def test_unknown_tiebreak():

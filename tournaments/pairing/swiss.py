@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from itertools import chain, groupby
 
+from rules.points import format_points
 from tournaments.pairing.base import Pairing, PairingPlayer, RoundPairing
 
 # Called with (fraction done, what is being done) while a round is paired.
@@ -310,7 +311,7 @@ def _pair_groups(
             got, carry = _float_who_can_pair(got, carry, groups[i + 1], rules)
         pairs.extend(got)
         for p in carry:
-            notes.append(f"{p.label} ({_fmt(p.score)}) floats down")
+            notes.append(f"{p.label} ({format_points(p.score)}) floats down")
     return pairs, carry, notes, steps
 
 
@@ -365,10 +366,6 @@ def _pair_region(players: list[PairingPlayer], rules: _Rules) -> Pairs | None:
     if 2 * len(match) != len(players):
         return None
     return [(players[i], players[j]) for i, j in match]
-
-
-def _fmt(x: float) -> str:
-    return f"{x:g}"
 
 
 # The largest set of players of the lowest brackets paired together by an exact matching
@@ -462,11 +459,11 @@ def pair_swiss(
             if bye.had_bye:
                 result.warnings.append(f"{bye.label} gets a second pairing-allocated bye")
                 why = "every player without a bye would leave the rest unpairable"
-            result.explanation.append(f"bye: {bye.label} ({_fmt(bye.score)}): {why}")
+            result.explanation.append(f"bye: {bye.label} ({format_points(bye.score)}): {why}")
         scores = sorted({p.score for p in rest}, reverse=True)
         for s in scores:
             members = [p.id for p in rest if p.score == s]
-            result.explanation.append(f"score group {_fmt(s)}: {len(members)} players")
+            result.explanation.append(f"score group {format_points(s)}: {len(members)} players")
         result.explanation.extend(notes)
         pairs.sort(key=lambda ab: (-max(ab[0].score, ab[1].score), min(ab[0].rank, ab[1].rank)))
         result.pairings = [_order(real[a.id], real[b.id], balanced) for a, b in pairs]
