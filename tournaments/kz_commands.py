@@ -13,7 +13,8 @@ from tournaments.audit import audit_verify
 from tournaments.demo import demo_load
 from tournaments.models import Tournament
 from tournaments.selectors import standings_compute
-from tournaments.services import round_pair, tournament_import_trf
+from tournaments.services import round_pair
+from tournaments.services.trf_import import trf_import
 from tournaments.standings import standings_json
 from tournaments.trf import TrfError
 from tournaments.trf_export import tournament_trf
@@ -79,22 +80,28 @@ def handle_standings(options: dict[str, Any], stdout: IO[str], stderr: IO[str]) 
 
 
 def handle_trf_import(options: dict[str, Any], stdout: IO[str], stderr: IO[str]) -> int:
+    """Exit 2 for a file that cannot be read, 1 for one refused (the line and why)."""
     try:
         text = Path(options["path"]).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         stderr.write(f"cannot read {options['path']}: {exc}\n")
         return 2
     try:
-        tournament = tournament_import_trf(text=text)
-    except TrfError as exc:
+        imported = trf_import(text=text)
+    except (TrfError, ValidationError) as exc:
+        message = str(exc) if isinstance(exc, TrfError) else "; ".join(exc.messages)
         if options.get("json"):
-            stdout.write(json.dumps({"error": str(exc)}) + "\n")
-        stderr.write(f"{exc}\n")
+            stdout.write(json.dumps({"error": message}, ensure_ascii=False) + "\n")
+        stderr.write(f"{message}\n")
         return 1
+    tournament = imported.tournament
     if options.get("json"):
-        stdout.write(json.dumps({"slug": tournament.slug}) + "\n")
+        out = {"slug": tournament.slug, "warnings": imported.warnings}
+        stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
     else:
         stdout.write(f"imported {tournament.name!r} as {tournament.slug}\n")
+        for warning in imported.warnings:
+            stdout.write(f"warning: {warning}\n")
     return 0
 
 

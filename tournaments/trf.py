@@ -29,8 +29,9 @@ from dataclasses import dataclass, field
 from datetime import date
 
 RESULT_CODES = "10=+-HFUZWDL"
-PLAYED_CODES = "10=WDL"
-BYE_CODES = "HFUZ"
+# Sets, not strings: "" (PENDING) is in every string.
+PLAYED_CODES = frozenset("10=WDL")
+BYE_CODES = frozenset("HFUZ")
 PENDING = ""  # the code of a game whose result is not in yet
 # Shifted points per result (bbpPairings' BBW/BBD/BBL/BBZ/BBF/BBU lines).
 SHIFT_LINES = ("BBW  1.5", "BBD  0.0", "BBL  0.5", "BBZ  0.5", "BBF  0.5", "BBU  1.5")
@@ -84,7 +85,7 @@ class TrfPlayer:
     points: float | None = 0.0  # None: the file leaves the points column blank
     rank: int = 0
     games: list[TrfGame] = field(default_factory=list)
-    line: int = 0  # where the reader found it
+    line: int = field(default=0, compare=False)  # where the reader found it
 
 
 @dataclass(slots=True)
@@ -107,8 +108,10 @@ class TrfTournament:
 
 @dataclass(frozen=True, slots=True)
 class TrfScoring:
-    """Points per result as a file counts them. `pairing_bye` None: the file does not say,
-    so the importing tournament's own bye points stand until the points column says more."""
+    """Points per result as a file counts them. A pairing-allocated bye counts its own
+    points above a loss (shifted like the rest): `pairing_bye` is only what the file
+    declares for it (None: nothing), the bye each U game gets unless its player's points
+    column says otherwise."""
 
     win: float = 1.0
     draw: float = -0.5
@@ -124,14 +127,15 @@ class TrfScoring:
     pending: float = 0.0
 
     def value(self, g: TrfGame | None, pairing_bye: float) -> float:
-        """The points of one round's entry (None: no entry)."""
+        """The points of one round's entry (None: no entry), a U bye being worth
+        `pairing_bye` Klin Zha points."""
         if g is None:
             return self.unpaired
         if g.opponent is None:
             byes = {"H": self.half_bye, "F": self.full_bye, "Z": self.zero_bye}
             byes.update({"+": self.forfeit_win, "-": self.absent})
             if g.code == "U":
-                return pairing_bye if self.pairing_bye is None else self.pairing_bye
+                return pairing_bye + self.loss
             return byes[g.code]
         kind = _KIND[g.code]
         values = {"win": self.win, "draw": self.draw, "loss": self.loss}
@@ -226,8 +230,9 @@ def _points_text(points: float | None) -> str:
     return "" if points is None else f"{points:4.1f}"
 
 
-def write_trf(t: TrfTournament, *, shift: bool = False) -> str:
-    """The TRF text. With `shift`, points are raised by ½ per round played so far."""
+def write_trf(t: TrfTournament, *, shift: bool = False, bye_points: float = 1.0) -> str:
+    """The TRF text. With `shift`, points are raised by ½ per round played so far, and the
+    BB? lines say so (BBU with the tournament's `bye_points`)."""
     lines = [f"012 {t.name}"]
     if t.city:
         lines.append(f"022 {t.city}")
@@ -250,7 +255,8 @@ def write_trf(t: TrfTournament, *, shift: bool = False) -> str:
     # Long lists are split over several lines, as JaVaFo writes them.
     lines.extend("XXZ " + " ".join(map(str, out[i : i + 20])) for i in range(0, len(out), 20))
     if shift:
-        lines.extend(SHIFT_LINES)
+        lines.extend(SHIFT_LINES[:-1])
+        lines.append(f"BBU {bye_points + 0.5:4.1f}")
     played = rounds_played(t)
     columns = max((g.round for p in t.players for g in p.games), default=0)
     for p in sorted(t.players, key=lambda p: p.start_rank):
@@ -423,12 +429,12 @@ def _read_block(chunk: str, rnd: int, start_rank: int, number: int) -> TrfGame:
     opp_text, colour, code = chunk[2:6].strip(), chunk[7].lower(), chunk[9].upper()
     colour = "-" if colour == " " else colour
     code = PENDING if code == " " else code
-    if chunk[:2].strip() or chunk[6] != " " or chunk[8] != " " or colour not in "wb-":
+    if chunk[:2].strip() or chunk[6] != " " or chunk[8] != " " or colour not in ("w", "b", "-"):
         raise TrfError(
             f"{where}: block {chunk.strip()!r} is not 'oooo c r' "
             f"(colour w/b/-, result one of {RESULT_CODES})"
         )
-    if code != PENDING and code not in RESULT_CODES:
+    if code != PENDING and code not in set(RESULT_CODES):
         raise TrfError(f"{where}: result {code!r} is not one of {RESULT_CODES}")
     opponent = _int(opp_text, number, f"round {rnd} opponent") if opp_text else 0
     if opponent == start_rank:
@@ -460,28 +466,28 @@ def _pairings_check(t: TrfTournament) -> None:
     for rnd in range(1, played + 1):
         busy = False
         for p in players:
-            g = entry[p.start_rank].get(rnd)
-            if g is None or g.absent:
+            mine = entry[p.start_rank].get(rnd)
+            if mine is None or mine.absent:
                 continue
             busy = True
-            if g.opponent is None:
+            if mine.opponent is None:
                 continue
-            other = entry[g.opponent].get(rnd)
+            other = entry[mine.opponent].get(rnd)
             where = f"line {p.line}: round {rnd}: {p.start_rank}"
             if other is None or other.opponent != p.start_rank:
-                raise TrfError(f"{where} meets {g.opponent}, who does not meet them")
-            if g.opponent < p.start_rank:
+                raise TrfError(f"{where} meets {mine.opponent}, who does not meet them")
+            if mine.opponent < p.start_rank:
                 continue  # checked from the other side already
-            pair = f"{where} and {g.opponent} (line {line[g.opponent]})"
-            if (_KIND[g.code], _KIND[other.code]) not in _AGREE:
-                both = _KIND[g.code] if _KIND[g.code] == _KIND[other.code] else ""
+            pair = f"{where} and {mine.opponent} (line {line[mine.opponent]})"
+            if (_KIND[mine.code], _KIND[other.code]) not in _AGREE:
+                both = _KIND[mine.code] if _KIND[mine.code] == _KIND[other.code] else ""
                 claim = f"both claim a {both}" if "win" in both else ""
                 raise TrfError(
                     f"{pair}: {claim or 'contradictory results'} "
-                    f"({g.code or 'blank'} and {other.code or 'blank'})"
+                    f"({mine.code or 'blank'} and {other.code or 'blank'})"
                 )
-            if g.colour == other.colour != "-":
-                which = "first (w)" if g.colour == "w" else "second (b)"
+            if mine.colour == other.colour != "-":
+                which = "first (w)" if mine.colour == "w" else "second (b)"
                 raise TrfError(f"{pair}: contradictory colours, both placed {which}")
         if not busy:
             raise TrfError(

@@ -2,61 +2,133 @@
 
 from __future__ import annotations
 
-from tournaments.models import Registration, Tournament
+from datetime import date
+
+from django.utils import translation
+
+from tournaments.models import ForbiddenPair, Game, Registration, Round, Tournament
 from tournaments.scoring import Outcome
 from tournaments.selectors import standings_compute
-from tournaments.trf import TrfGame, TrfPlayer, TrfTournament, write_trf
+from tournaments.standings import RoundResult
+from tournaments.trf import PENDING, TrfGame, TrfPlayer, TrfTournament, write_trf
+
+CODES = {
+    Outcome.WIN: "1",
+    Outcome.LOSS: "0",
+    Outcome.DRAW: "=",
+    Outcome.FORFEIT_WIN: "+",
+    Outcome.FORFEIT_LOSS: "-",
+    Outcome.DOUBLE_FORFEIT: "-",
+    Outcome.BYE: "U",
+}
+# A requested bye (or a late entrant's missed round) by its points: Z nothing, H ½, F a win.
+# Other points take the nearest code; the points column carries them.
+BYE_CODES = ((0.0, "Z"), (0.5, "H"), (1.0, "F"))
+
+
+def _date(d: date | None) -> str:
+    return "" if d is None else f"{d.year:04d}/{d.month:02d}/{d.day:02d}"
+
+
+def _bye_code(points: float) -> str:
+    return min(BYE_CODES, key=lambda vc: abs(vc[0] - points))[1]
 
 
 def tournament_trf(*, tournament: Tournament, shift: bool = False) -> str:
-    """The tournament as a TRF file (points with its own scoring, or shifted)."""
+    """The tournament as a TRF file (points with its own scoring, or shifted): results as
+    they count, games still being played with a blank result, a round robin's free round as
+    U (worth a bye) or Z (did not play), other absences as `0000 - -`, a
+    late entrant's rounds before joining and a withdrawn player's after leaving blank, the
+    withdrawn on XXZ, forbidden pairs on XXP."""
     regs = list(
         Registration.objects.filter(tournament=tournament)
         .select_related("player")
         .order_by("start_rank", "id")
     )
-    rank_of_player = {}
+    rank_of = {}
     for i, reg in enumerate(regs, start=1):
-        rank_of_player[reg.player_id] = reg.start_rank or i
+        rank_of[reg.player_id] = reg.start_rank or i
     rows = {row.entrant.id: row for row in standings_compute(tournament=tournament)}
-    codes = {
-        Outcome.WIN: "1",
-        Outcome.LOSS: "0",
-        Outcome.DRAW: "=",
-        Outcome.FORFEIT_WIN: "+",
-        Outcome.FORFEIT_LOSS: "-",
-        Outcome.DOUBLE_FORFEIT: "-",
-        Outcome.BYE: "U",
-        Outcome.REQUESTED_BYE: "Z",
-        Outcome.ABSENT: "Z",
-    }
+    # Every stored game's seats, pending ones too: the standings leave those out.
+    seats: dict[tuple[int, int], tuple[int, bool]] = {}
+    free: set[tuple[int, int]] = set()
+    numbers = set()
+    games = (
+        Game.objects.filter(round__tournament=tournament)
+        .exclude(round__status=Round.Status.DRAFT)
+        .values_list("round__number", "kind", "first_id", "second_id")
+    )
+    for number, kind, first, second in games:
+        numbers.add(number)
+        if second is not None:
+            seats[(first, number)] = (second, True)
+            seats[(second, number)] = (first, False)
+        elif kind == Game.Kind.FREE:
+            free.add((first, number))
+    played = max(numbers, default=0)
     players = []
     for reg in regs:
         row = rows.get(reg.player_id)
-        games = []
-        if row is not None:
-            for rnd, r in sorted(row.rounds.items()):
-                colour = "-" if r.placed_first is None else ("w" if r.placed_first else "b")
-                opp = rank_of_player.get(r.opponent) if r.opponent is not None else None
-                games.append(TrfGame(rnd, opp, colour if opp else "-", codes[r.outcome]))
+        shown = row.rounds if row is not None else {}
+        entries = []
+        for rnd in range(1, played + 1):
+            key = (reg.player_id, rnd)
+            entry = _entry(rnd, shown.get(rnd), seats.get(key), reg, rank_of)
+            if key in free and (entry is None or entry.absent):
+                # The free round of an odd table played as "did not play": nothing, as Z.
+                entry = TrfGame(rnd, None, "-", "Z")
+            if entry is not None:
+                entries.append(entry)
         players.append(
             TrfPlayer(
-                start_rank=rank_of_player[reg.player_id],
+                start_rank=rank_of[reg.player_id],
                 name=reg.player.name,
-                rating=reg.player.rating,
+                rating=reg.rating,
                 federation=reg.player.federation,
                 points=row.score if row else 0.0,
                 rank=row.rank if row else 0,
-                games=games,
+                games=entries,
             )
         )
+    pairs = ForbiddenPair.objects.filter(tournament=tournament).values_list("first", "second")
+    with translation.override("en"):
+        system = str(tournament.get_pairing_system_display())
     trf = TrfTournament(
         name=tournament.name,
         city=tournament.venue,
-        start_date=tournament.start_date.strftime("%Y/%m/%d"),
-        end_date=tournament.end_date.strftime("%Y/%m/%d") if tournament.end_date else "",
-        rounds=tournament.rounds_planned,
-        tournament_type=tournament.get_pairing_system_display(),
+        start_date=_date(tournament.start_date),
+        end_date=_date(tournament.end_date),
+        rounds=max(tournament.rounds_planned, played),
+        tournament_type=system,
         players=players,
+        forbidden=[
+            (min(rank_of[a], rank_of[b]), max(rank_of[a], rank_of[b]))
+            for a, b in pairs
+            if a in rank_of and b in rank_of
+        ],
+        withdrawn=[rank_of[r.player_id] for r in regs if r.status != Registration.Status.ACTIVE],
     )
-    return write_trf(trf, shift=shift)
+    return write_trf(trf, shift=shift, bye_points=float(tournament.bye_points))
+
+
+def _entry(
+    rnd: int,
+    result: RoundResult | None,
+    seat: tuple[int, bool] | None,
+    reg: Registration,
+    rank_of: dict[int, int],
+) -> TrfGame | None:
+    """One player's block in round `rnd`, None for no entry."""
+    if result is not None and result.outcome != Outcome.ABSENT:
+        if result.opponent is None:
+            code = "U" if result.outcome == Outcome.BYE else _bye_code(result.points)
+            return TrfGame(rnd, None, "-", code)
+        colour = "w" if result.placed_first else "b"
+        return TrfGame(rnd, rank_of[result.opponent], colour, CODES[result.outcome])
+    if seat is not None:
+        opponent, first = seat
+        return TrfGame(rnd, rank_of[opponent], "w" if first else "b", PENDING)
+    left = reg.status != Registration.Status.ACTIVE and rnd > (reg.last_round or 0)
+    if rnd < reg.first_round or left:
+        return None
+    return TrfGame(rnd, None, "-", "-")

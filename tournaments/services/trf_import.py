@@ -1,20 +1,36 @@
-"""A tournament created from a TRF file: its players and the rounds already played."""
+"""A tournament created from a TRF file: its players, played rounds and forbidden pairs."""
 
 from __future__ import annotations
 
-import re
-from datetime import date
+from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.text import slugify
 
-from tournaments.models import Game, Player, Registration, Round, Tournament
+from rules.points import format_points
+from tournaments.models import ForbiddenPair, Game, Player, Registration, Round, Tournament
+from tournaments.selectors import standings_compute
 from tournaments.services.common import standings_bump
 from tournaments.services.entrants import player_create
 from tournaments.services.events import tournament_create
-from tournaments.trf import TrfError, TrfGame, TrfTournament, read_trf
+from tournaments.trf import (
+    CHESS,
+    KLIN_ZHA,
+    PENDING,
+    TrfError,
+    TrfGame,
+    TrfPlayer,
+    TrfScoring,
+    TrfTournament,
+    declared_scoring,
+    player_span,
+    read_trf,
+    rounds_played,
+    trf_date,
+)
 
 TRF_FIRST_RESULT = {
     "1": Game.Result.FIRST_WIN,
@@ -24,94 +40,273 @@ TRF_FIRST_RESULT = {
     "=": Game.Result.DRAW,
     "D": Game.Result.DRAW,
     "+": Game.Result.FIRST_FORFEIT_WIN,
+    PENDING: Game.Result.PENDING,
 }
+# A requested bye's own points by its code; `+` without an opponent is a forfeit win nobody
+# lost, so a full point.
+REQUESTED_BYE_POINTS = {"H": Decimal("0.5"), "F": Decimal(1), "Z": Decimal(0), "+": Decimal(1)}
+# Round numbers and rounds planned are small integers on every database Django supports.
+ROUNDS_MAX = 32767
+# What a pairing-allocated bye may be worth when the file's points are all that say so: a
+# win's, half a point, nothing, or a draw's. Anything else is a points column in error.
+BYE_VALUES = (Decimal(1), Decimal("0.5"), Decimal(0), Decimal("-0.5"))
+ROUND_ROBINS = (Tournament.PairingSystem.ROUND_ROBIN, Tournament.PairingSystem.DOUBLE_ROUND_ROBIN)
+EPSILON = 1e-6
+
+
+@dataclass(frozen=True, slots=True)
+class TrfImport:
+    """The tournament a TRF file made, and what the import had to correct in it."""
+
+    tournament: Tournament
+    warnings: list[str]
+
+
+def tournament_import_trf(*, text: str, organizer: Any = None) -> Tournament:
+    """Create a tournament with its players and played rounds from a TRF file."""
+    return trf_import(text=text, organizer=organizer).tournament
 
 
 @transaction.atomic
-def tournament_import_trf(*, text: str, organizer: Any = None) -> Tournament:
-    """Create a tournament with its players and played rounds from a TRF file."""
+def trf_import(*, text: str, organizer: Any = None) -> TrfImport:
+    """Create a tournament from a TRF file (TrfError names the line of a file refused),
+    with warnings where its points column disagrees with its results."""
     trf = read_trf(text)
-    start = _trf_date(trf.start_date) or timezone.now().date()
-    base = slugify(trf.name)[:60] or "imported"
+    _limits_check(trf)
+    system = _pairing_system(trf.tournament_type)
+    robin = system in ROUND_ROBINS
+    played = rounds_played(trf)
+    free_is_bye = robin and any(g.code == "U" for p in trf.players for g in p.games)
+    declared = declared_scoring(trf)
+    slug = _slug(trf.name)
+    tournament = tournament_create(
+        name=trf.name or slug,
+        slug=slug,
+        # No start date: the end date, if the file has one, so the event does not end first.
+        start_date=trf_date(trf.start_date) or trf_date(trf.end_date) or timezone.now().date(),
+        end_date=trf_date(trf.end_date),
+        venue=trf.city,
+        rounds_planned=max(trf.rounds, 1),
+        pairing_system=system,
+        free_round=Tournament.FreeRound.BYE if free_is_bye else Tournament.FreeRound.DID_NOT_PLAY,
+        bye_points=_declared_bye(declared),
+        organizer=organizer,
+    )
+    player_of: dict[int, Player] = {}
+    for tp in sorted(trf.players, key=lambda p: p.start_rank):
+        span = player_span(trf, tp)
+        player = player_create(name=tp.name, rating=tp.rating, federation=tp.federation)
+        Registration.objects.create(
+            tournament=tournament,
+            player=player,
+            start_rank=tp.start_rank,
+            rating=tp.rating,
+            first_round=span.first_round,
+            status=Registration.Status.ACTIVE
+            if span.withdrawn_after is None
+            else Registration.Status.WITHDRAWN,
+            last_round=span.withdrawn_after,
+        )
+        player_of[tp.start_rank] = player
+    importer = _Rounds(trf, tournament, player_of, free_is_bye, robin)
+    for rnd in range(1, played + 1):
+        importer.round_import(rnd)
+    for a, b in trf.forbidden:
+        first, second = sorted((player_of[a], player_of[b]), key=lambda p: p.pk)
+        ForbiddenPair.objects.create(tournament=tournament, first=first, second=second)
+    standings_bump(tournament)
+    warnings = _points_check(trf, tournament, player_of, importer.byes, declared)
+    return TrfImport(tournament, warnings)
+
+
+def _slug(name: str) -> str:
+    base = slugify(name)[:60] or "imported"
     slug = base
     n = 1
     while Tournament.objects.filter(slug=slug).exists():
         n += 1
         slug = f"{base}-{n}"
-    tournament = tournament_create(
-        name=trf.name or slug,
-        slug=slug,
-        start_date=start,
-        end_date=_trf_date(trf.end_date),
-        venue=trf.city,
-        rounds_planned=max(trf.rounds, 1),
-        organizer=organizer,
+    return slug
+
+
+def _limits_check(trf: TrfTournament) -> None:
+    """What the file holds must fit the fields it goes to; TrfError names the line."""
+    played = rounds_played(trf)
+    if played >= ROUNDS_MAX:  # a late entrant would join in the round after
+        longest = max(trf.players, key=lambda p: max((g.round for g in p.games), default=0))
+        raise TrfError(f"line {longest.line}: {played} rounds; a tournament has fewer")
+    if trf.rounds > ROUNDS_MAX:
+        number = trf.lines["XXR"]
+        raise TrfError(f"line {number}: {trf.rounds} rounds; a tournament has {ROUNDS_MAX} at most")
+    for code, value, field in (("012", trf.name, "name"), ("022", trf.city, "venue")):
+        limit = Tournament._meta.get_field(field).max_length
+        if limit is not None and len(value) > limit:
+            raise TrfError(f"line {trf.lines[code]}: longer than {limit} characters")
+
+
+def _pairing_system(text: str) -> str:
+    """The pairing system the `092` line names as the export writes it (any language the
+    site speaks, or the stored value); Swiss for anything else."""
+    wanted = text.strip().casefold()
+    with translation.override("en"):
+        names = {str(label).casefold(): value for value, label in Tournament.PairingSystem.choices}
+    names.update(
+        {str(label).casefold(): value for value, label in Tournament.PairingSystem.choices}
     )
-    player_of: dict[int, Player] = {}
-    for tp in sorted(trf.players, key=lambda p: p.start_rank):
-        player = player_create(name=tp.name, rating=tp.rating, federation=tp.federation[:3])
-        Registration.objects.create(tournament=tournament, player=player, start_rank=tp.start_rank)
-        player_of[tp.start_rank] = player
-    for rnd in range(1, trf.rounds + 1):
-        _round_import(trf, rnd, tournament, player_of)
-    standings_bump(tournament)
-    return tournament
+    names.update({value: value for value in Tournament.PairingSystem.values})
+    return names.get(wanted, Tournament.PairingSystem.SWISS)
 
 
-def _round_import(
-    trf: TrfTournament, rnd: int, tournament: Tournament, player_of: dict[int, Player]
-) -> None:
-    games = [(tp, g) for tp in trf.players for g in tp.games if g.round == rnd]
-    if not games:
-        return
-    round_ = Round.objects.create(tournament=tournament, number=rnd)
-    board = 0
-    done: set[int] = set()
-    for tp, g in sorted(games, key=lambda x: x[0].start_rank):
-        if tp.start_rank in done:
-            continue
-        board += 1
-        me = player_of[tp.start_rank]
+def _declared_bye(declared: TrfScoring | None) -> Decimal:
+    """The tournament's bye points: what a scoring the file declares gives a pairing bye
+    above a loss (so a shifted file counts too), else the default."""
+    default = Tournament._meta.get_field("bye_points").default
+    if declared is None or declared.pairing_bye is None:
+        return Decimal(default)
+    value = _bye_decimal(declared.pairing_bye - declared.loss)
+    return Decimal(default) if value is None else value
+
+
+def _bye_decimal(value: float) -> Decimal | None:
+    return next((v for v in BYE_VALUES if abs(float(v) - value) < EPSILON), None)
+
+
+class _Rounds:
+    """The played rounds stored one by one, keeping each player's pairing-allocated byes
+    for the points check."""
+
+    def __init__(
+        self,
+        trf: TrfTournament,
+        tournament: Tournament,
+        player_of: dict[int, Player],
+        free_is_bye: bool,
+        robin: bool,
+    ) -> None:
+        self.trf, self.tournament, self.player_of = trf, tournament, player_of
+        self.free_is_bye, self.robin = free_is_bye, robin
+        self.entry = {p.start_rank: {g.round: g for g in p.games} for p in trf.players}
+        self.byes: dict[int, list[Game]] = {}
+
+    def round_import(self, rnd: int) -> None:
+        round_ = Round.objects.create(tournament=self.tournament, number=rnd)
+        board = 0
+        done: set[int] = set()
+        for tp in sorted(self.trf.players, key=lambda p: p.start_rank):
+            g = self.entry[tp.start_rank].get(rnd)
+            if g is None or tp.start_rank in done:
+                continue
+            game = self._game(round_, tp, g)
+            if game is None:
+                continue
+            board += 1
+            game.board = board
+            game.save()
+            done |= {tp.start_rank, g.opponent or 0}
+            if g.code == "U":
+                self.byes.setdefault(tp.start_rank, []).append(game)
+
+    def _game(self, round_: Round, tp: TrfPlayer, g: TrfGame) -> Game | None:
+        me = self.player_of[tp.start_rank]
         if g.opponent is None:
-            kind = Game.Kind.BYE if g.code == "U" else Game.Kind.REQUESTED_BYE
-            if g.code == "-":
-                board -= 1
-                continue  # absent
-            Game.objects.create(round=round_, board=board, kind=kind, first=me)
-            done.add(tp.start_rank)
-            continue
-        other = next((og for og in _games_of(trf, g.opponent) if og.round == rnd), None)
-        if other is None or other.opponent != tp.start_rank:
-            raise TrfError(
-                f"round {rnd}: {tp.start_rank} meets {g.opponent}, who does not meet them"
-            )
-        first_is_me = g.colour != "b"
+            return self._bye(round_, g, me)
+        other = self.entry[g.opponent][g.round]  # read_trf checked it lists tp back
+        first_is_me = g.colour == "w" or (g.colour == "-" and other.colour != "w")
         mine, theirs = (g, other) if first_is_me else (other, g)
-        if mine.code == "-" and theirs.code == "-":
-            result = Game.Result.DOUBLE_FORFEIT
-        elif mine.code == "-" and theirs.code == "+":
-            result = Game.Result.SECOND_FORFEIT_WIN
+        if mine.code == "-":
+            result = (
+                Game.Result.DOUBLE_FORFEIT if theirs.code == "-" else Game.Result.SECOND_FORFEIT_WIN
+            )
         else:
-            result = TRF_FIRST_RESULT.get(mine.code, Game.Result.PENDING)
-        first, second = (me, player_of[g.opponent])
+            result = TRF_FIRST_RESULT[mine.code]
+        first, second = me, self.player_of[g.opponent]
         if not first_is_me:
             first, second = second, first
-        Game.objects.create(round=round_, board=board, first=first, second=second, result=result)
-        done |= {tp.start_rank, g.opponent}
+        return Game(round=round_, first=first, second=second, result=result)
+
+    def _bye(self, round_: Round, g: TrfGame, me: Player) -> Game | None:
+        if self.robin and (g.code == "U" or (g.code == "Z" and not self.free_is_bye)):
+            # A round robin has neither pairing-allocated nor requested byes: U or Z is its
+            # free round, worth a bye or nothing as the tournament's free-round setting says.
+            return Game(round=round_, kind=Game.Kind.FREE, first=me)
+        if g.code == "U":
+            return Game(round=round_, kind=Game.Kind.BYE, first=me)
+        if g.code in REQUESTED_BYE_POINTS:
+            points = REQUESTED_BYE_POINTS[g.code]
+            return Game(round=round_, kind=Game.Kind.REQUESTED_BYE, first=me, bye_points=points)
+        return None  # absent: no game
 
 
-def _games_of(trf: TrfTournament, start_rank: int) -> list[TrfGame]:
-    for p in trf.players:
-        if p.start_rank == start_rank:
-            return list(p.games)
-    return []
+def _offset(tp: TrfPlayer, scoring: TrfScoring, played: int, bye: float) -> float:
+    """How many more points the file's scoring gives the player than Klin Zha's."""
+    entry = {g.round: g for g in tp.games}
+    return sum(
+        scoring.value(entry.get(rnd), bye) - KLIN_ZHA.value(entry.get(rnd), bye)
+        for rnd in range(1, played + 1)
+    )
 
 
-def _trf_date(text: str) -> date | None:
-    m = re.match(r"(\d{4})[/.-](\d{1,2})[/.-](\d{1,2})", text.strip())
-    if not m:
-        return None
-    try:
-        return date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
-    except ValueError:
-        return None
+def _points_check(
+    trf: TrfTournament,
+    tournament: Tournament,
+    player_of: dict[int, Player],
+    byes: dict[int, list[Game]],
+    declared: TrfScoring | None,
+) -> list[str]:
+    """Compare the points column with the standings the results give. A file that declares
+    no scoring is read with Klin Zha's unless a chess scoring (a draw +½) fits more players;
+    a pairing bye's own points are taken from the column where only they explain it. Players
+    whose column still disagrees are listed: their points are the results'."""
+    played = rounds_played(trf)
+    stated = [tp for tp in trf.players if tp.points is not None]
+    default_bye = float(tournament.bye_points)
+
+    def bye_of(tp: TrfPlayer) -> float:
+        own = [g.bye_points for g in byes.get(tp.start_rank, []) if g.bye_points is not None]
+        return float(own[0]) if own else default_bye
+
+    def differences(scoring: TrfScoring) -> dict[int, tuple[float, float]]:
+        scores = {row.entrant.id: row.score for row in standings_compute(tournament=tournament)}
+        out = {}
+        for tp in stated:
+            score = scores.get(player_of[tp.start_rank].pk, 0.0)
+            expected = score + _offset(tp, scoring, played, bye_of(tp))
+            assert tp.points is not None
+            out[tp.start_rank] = (tp.points - expected, expected)
+        return out
+
+    scoring = declared or KLIN_ZHA
+    diffs = differences(scoring)
+    if declared is None:
+        chess = differences(CHESS)
+        without_byes = [tp.start_rank for tp in stated if tp.start_rank not in byes]
+
+        def fits(d: dict[int, tuple[float, float]]) -> int:
+            return sum(1 for rank in without_byes if abs(d[rank][0]) < EPSILON)
+
+        if fits(chess) > fits(diffs):
+            scoring, diffs = CHESS, chess
+    changed = False
+    for rank, games in byes.items():
+        if rank in diffs and abs(diffs[rank][0]) >= EPSILON:
+            value = _bye_decimal(default_bye + diffs[rank][0] / len(games))
+            if value is not None:
+                for game in games:
+                    game.bye_points = value
+                    game.save(update_fields=["bye_points"])
+                changed = True
+    if changed:
+        standings_bump(tournament)
+        diffs = differences(scoring)
+    wrong = [
+        f"{tp.name} (start rank {tp.start_rank}: {format_points(tp.points)} in the file, "
+        f"{format_points(diffs[tp.start_rank][1])} from the results)"
+        for tp in sorted(stated, key=lambda p: p.start_rank)
+        if tp.points is not None and abs(diffs[tp.start_rank][0]) >= EPSILON
+    ]
+    if not wrong:
+        return []
+    return [
+        "the points column disagrees with the results; the points are recomputed from the "
+        "results for " + ", ".join(wrong)
+    ]

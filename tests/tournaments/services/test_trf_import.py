@@ -108,8 +108,8 @@ def test_the_standings_follow_from_the_imported_rounds(officials):
     t = services.tournament_import_trf(text=trf_text())
     rows = {r.entrant.name: r.score for r in selectors.standings_compute(tournament=t)}
     # win 1, loss 0, draw -1/2, forfeits 1/0, double forfeit 0, pairing bye 1,
-    # requested bye 0, absent 0 (tournaments.md)
-    assert rows == {"Ann": 2, "Bob": 0, "Cid": 0.5, "Dax": -0.5, "Eve": 2}
+    # absent 0 (tournaments.md); Dax's H is a half-point bye, +1/2 (tournaments/trf.py)
+    assert rows == {"Ann": 2, "Bob": 0, "Cid": 0.5, "Dax": 0, "Eve": 2}
 
 
 def test_slugs_stay_unique(officials):
