@@ -9,9 +9,11 @@ Where TRF-16 is silent or made for chess, this module reads it so:
 
 - `H` is a half-point bye worth +½, half a win: not a draw's −½, which would punish a player
   for asking. `F` is worth a win (1), `Z` nothing, `U` (the pairing-allocated bye) what the
-  tournament gives it. A file states its scoring in its points column; `BB?` lines
+  tournament gives it; in a round robin, which has neither kind of bye, `U` or `Z` is the
+  odd table's free round. A file states its scoring in its points column; `BB?` lines
   (bbpPairings) or `XXS` (JaVaFo) declare it, `H` then being ½ above a loss (BBL) unless
-  `XXS HPB=` says otherwise.
+  `XXS HPB=` says otherwise, and `U` its own points above a loss. The export writes the
+  tournament's own scoring, and `BBU` with its bye points when shifted.
 - `-` without an opponent (`0000 - -`) is an absence; a blank block (or a line that ends
   early) is no entry at all. A blank result with an opponent is a game still being played.
 - A withdrawal: TRF-16 has no mark of its own. A player listed on an `XXZ` line (JaVaFo: not

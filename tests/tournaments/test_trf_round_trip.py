@@ -1,16 +1,20 @@
 """Export, import, export again gives the same bytes: tournaments built through the services
 (every bye code, forfeits, a pending game, a late entry, withdrawals and an expulsion,
-forbidden pairs; Swiss and round robin, plain and shifted) and one read from a file."""
+forbidden pairs; Swiss and round robin, plain and shifted), one read from a file, and the
+demo event through `kz trf export` and `kz trf import`."""
 
 from __future__ import annotations
 
+import json
 from datetime import date
 from decimal import Decimal
 from typing import Any
 
 import pytest
+from django.core.management import call_command
 
 from tournaments import selectors, services
+from tournaments.demo import DEMO_SLUG, demo_load
 from tournaments.models import ForbiddenPair, Game, Registration, Round, Tournament
 from tournaments.services.trf_import import trf_import
 from tournaments.standings import standings_json
@@ -158,3 +162,16 @@ def test_a_tournament_read_from_a_file_with_every_code():
     exported, copy = round_trip(first.tournament)
     assert standings(copy) == standings(first.tournament)
     assert exported.count("0000 - H") == 2 and "0000 - F" in exported and "  0000 - -" in exported
+
+
+def test_the_demo_event_through_the_command(tmp_path, capsys):
+    tournament, *_ = demo_load()
+    call_command("kz", "trf", "export", DEMO_SLUG)
+    text = capsys.readouterr().out
+    path = tmp_path / "demo.trf"
+    path.write_text(text, encoding="utf-8")
+    call_command("kz", "trf", "import", str(path), "--json")
+    out = json.loads(capsys.readouterr().out)
+    assert out["warnings"] == []
+    call_command("kz", "trf", "export", out["slug"])
+    assert capsys.readouterr().out == text
