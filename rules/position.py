@@ -628,7 +628,12 @@ class Position:
         if kind == BLOCKADER:
             self.blk[colour] = t
         self._settle_goals(side, move)
-        self._end_battle_move(side, move)
+        rules = self.rules
+        if rules.ablative or rules.crowns:
+            self._end_battle_move(side, move)
+        else:
+            # Most battles play no variant that marks a move: the ply is simply over.
+            self.ply += 1
 
     def _put(self, colour: int, kind: int, sq: int) -> None:
         """Stand a warrior of `colour` and `kind` on the empty `sq`."""
@@ -905,20 +910,22 @@ class Position:
         and holding its Goal if it carries one (Art. 3.1, 2.8, 3.11.1, Appendix C)."""
         o = move.origin
         assert o is not None
-        names = self.square_names
         code = self.sq[o]
         if not code or code >> 3 != side:
-            raise IllegalMoveError(f"no warrior of the side to move on {names[o]}", "3.1")
+            name = self.square_names[o]
+            raise IllegalMoveError(f"no warrior of the side to move on {name}", "3.1")
         kind = code & 7
         if move.kind != kind:
             raise IllegalMoveError(
-                f"the warrior on {names[o]} is a {KIND_NAMES[kind]}, not a {KIND_NAMES[move.kind]}",
+                f"the warrior on {self.square_names[o]} is a {KIND_NAMES[kind]}, "
+                f"not a {KIND_NAMES[move.kind]}",
                 "Appendix C",
             )
         if move.carry and self._holder(side) != o:
+            name = KIND_NAMES[kind]
             if not self._CARRIER[kind]:
-                raise IllegalMoveError(f"a {KIND_NAMES[kind]} cannot carry the Goal", "2.8")
-            raise IllegalMoveError(f"the {KIND_NAMES[kind]} on {names[o]} holds no Goal", "3.11.1")
+                raise IllegalMoveError(f"a {name} cannot carry the Goal", "2.8")
+            raise IllegalMoveError(f"the {name} on {self.square_names[o]} holds no Goal", "3.11.1")
         return kind
 
     def _sides(self, side: int, kind: int) -> tuple[int, int, int]:

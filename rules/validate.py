@@ -8,7 +8,7 @@ from typing import Any
 
 from rules.engines import new_position
 from rules.errors import IllegalMoveError, RecordError
-from rules.notation import Notation, decoration_warnings, describe_move, expected_decoration
+from rules.notation import Notation, decoration_warnings, describe_move
 from rules.position import (
     COLOR_NAMES,
     RULESET_ITALIAN,
@@ -186,7 +186,7 @@ def _replay_ply(
             pos.check_move(move)
     except IllegalMoveError as exc:
         return exc.reason, exc.article
-    if (ply.kill_mark, ply.dest_kind, ply.bang) != expected_decoration(pos, move, side):
+    if (ply.kill_mark, ply.dest_kind, ply.bang) != pos.decoration(move, side):
         for w in decoration_warnings(ply, describe_move(pos, move), notation):
             warnings.append(Warning(index, w, "Appendix C"))
     if battle:
