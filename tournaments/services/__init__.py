@@ -39,11 +39,12 @@ from tournaments.services.rounds import (
     round_schedule,
     round_unpublish,
 )
-from tournaments.services.trf_import import tournament_import_trf
+from tournaments.services.trf_import import TrfImport, tournament_import_trf, trf_import
 
 __all__ = [
     "PAIR_IN_WORKER_FROM",
     "SETTINGS",
+    "TrfImport",
     "bye_request_cancel",
     "bye_request_create",
     "forbidden_pair_create",
@@ -75,4 +76,5 @@ __all__ = [
     "tournament_create",
     "tournament_import_trf",
     "tournament_update",
+    "trf_import",
 ]
