@@ -204,6 +204,21 @@ def status_lines(
     return lines
 
 
+def text_diagram(
+    board: list[str],
+    pos: Position,
+    last: Move | None,
+    last_text: str | None,
+    notation: Notation,
+    ablation: bool = True,
+) -> str:
+    """A text diagram: the `board`'s lines as a board draws them, then the legend and the
+    status lines."""
+    lines = board + legend_lines(ablation)
+    lines += status_lines(pos, last=last, last_text=last_text, notation=notation)
+    return "\n".join(lines) + "\n"
+
+
 __all__ = [
     "BORDER_FILL",
     "REGION_FILL",
@@ -221,6 +236,7 @@ __all__ = [
     "pieces_svg",
     "poly",
     "status_lines",
+    "text_diagram",
     "triangle_centre",
     "zones_svg",
 ]

@@ -23,8 +23,9 @@ ENGINES: Final = (
 )
 
 # What a variant supplies beyond its position class, by what it is for: a board of its own
-# has its `coordinates` (a rules.board.Coordinates) and its pictures, `svg` and `text`
-# (called as rules.svg.render_svg and rules.diagram.render_text are).
+# has its `coordinates` (a rules.board.Coordinates) and its pictures, `svg` (called as
+# rules.svg.render_svg is) and `text` (called with render_text's arguments in order:
+# position, last move, its text, notation).
 SUPPLIES: Final = {
     ("tri-level", "coordinates"): "rules.trilevel_board:COORDINATES",
     ("tri-level", "svg"): "rules.trilevel_svg:render_trilevel_svg",

@@ -14,14 +14,13 @@ from rules.drawing import (
     cell_token,
     fmt,
     label_svg,
-    legend_lines,
     marks_svg,
     poly,
-    status_lines,
+    text_diagram,
     triangle_centre,
     zones_svg,
 )
-from rules.notation import ENGLISH, Notation
+from rules.notation import Notation
 from rules.position import Move, Position
 from rules.trilevel_board import CELL_NAME, CELLS, CELLS_OF_LEVEL, FLAT_OF, FLOOR, LEVEL_OF, LEVELS
 
@@ -154,14 +153,10 @@ CELL = 3
 
 
 def render_trilevel_text(
-    pos: Position,
-    *,
-    last: Move | None = None,
-    last_text: str | None = None,
-    notation: Notation = ENGLISH,
+    pos: Position, last: Move | None, last_text: str | None, notation: Notation
 ) -> str:
-    """Each level as a monospace triangle, bottom level first, with a legend and whose move."""
-    notation = replace(notation, tri_level=True)
+    """rules.diagram.render_text for a tri-level position: each level as a monospace
+    triangle, bottom level first, with a legend and whose move."""
     lines = []
     for lv in LEVELS:
         n = edge(lv)
@@ -180,9 +175,9 @@ def render_trilevel_text(
             label = ROWS[r0 + 9 - n] if lv == 1 else " "
             lines.append(f"{label} " + " " * ((n - 1 - r0) * CELL) + body)
         lines.append("")
-    lines.extend(legend_lines(ablation=False))
-    lines.extend(status_lines(pos, last=last, last_text=last_text, notation=notation))
-    return "\n".join(lines) + "\n"
+    # Cells are named with their level; nothing is ever ablated on this board.
+    notation = replace(notation, tri_level=True)
+    return text_diagram(lines, pos, last, last_text, notation, ablation=False)
 
 
 __all__ = ["Layout", "render_trilevel_svg", "render_trilevel_text"]
