@@ -482,11 +482,14 @@ class Position:
             ]
         if what == "goal":
             return [Move(None, s, GOAL) for s in iter_bits(self._goal_squares(side))]
-        moves = []
+        moves: list[Move] = []
+        append = moves.append
         for o, kind, d, carry in self._battle_dests(side):
-            moves += [Move(o, t, kind) for t in iter_bits(d)]
+            for t in iter_bits(d):
+                append(Move(o, t, kind))
             if carry:
-                moves += [Move(o, t, kind, True) for t in iter_bits(carry)]
+                for t in iter_bits(carry):
+                    append(Move(o, t, kind, True))
         return moves
 
     def _kinds_to_place(self, side: int) -> list[int]:
@@ -1105,18 +1108,30 @@ class Position:
     def count_moves(self) -> int:
         """The number of moves accepted here (perft at depth 1)."""
         needs_safety = self._needs_safety_check()
-        if self.rules.strict_safety and needs_safety:
-            return sum(1 for m in self.generate_legal_moves() if self.is_safe(m))
         side, what = self.stage()
         if what == "battle" and needs_safety and self.outcome is None:
-            # Counting and the deadlock test share the destinations.
+            # Counting and the safety tests share the destinations, and build no Move.
             dests = list(self._battle_dests(side))
+            if self.rules.strict_safety:
+                return self._count_safe(side, dests)
             n = _count(dests)
             return n if n and self._any_safe(side, dests) else 0
+        if self.rules.strict_safety and needs_safety:
+            return sum(1 for m in self.generate_legal_moves() if self.is_safe(m))
         n = self.count_legal_moves()
         if n and needs_safety and not self.has_safe_move():
             return 0
         return n
+
+    def _count_safe(self, side: int, dests: Iterable[tuple[int, int, int, int]]) -> int:
+        """How many of the battle moves `dests` (as _battle_dests gives them) are safe."""
+        safe = self.is_battle_move_safe
+        return sum(
+            safe(side, o, t, kind, carrying)
+            for o, kind, d, carry in dests
+            for carrying, ends in ((False, d), (True, carry))
+            for t in iter_bits(ends)
+        )
 
     def perft(self, depth: int) -> int:
         """rules.md §6: the number of move sequences of `depth` plies from here."""
