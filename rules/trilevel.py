@@ -14,20 +14,29 @@ from rules.position import (
     KIND_NAMES,
     MOVE_ARTICLE,
     RULESET_LAWS,
+    WARRIOR_KINDS,
     Move,
     Position,
     Rules,
 )
 from rules.posstring import place_warrior
 from rules.trilevel_board import (
+    ABOVE,
+    BELOW,
     CBIT,
     CELL_NAME,
     CELL_OF,
     CELLS,
+    CELLS_OF_LEVEL,
     FLOOR,
+    HNB,
+    INNER_BB,
+    LEVEL_BB,
     LEVEL_OF,
     NCELL,
+    OVER_DOWN,
     RIM_BB,
+    UP_OVER,
     ZOC,
     cell,
     cell_name,
@@ -236,12 +245,22 @@ def build(
     return pos
 
 
+# The board's names are exported from here too, where they lived before trilevel_board.py.
 __all__ = [
+    "ABOVE",
+    "BELOW",
     "CELLS",
+    "CELLS_OF_LEVEL",
     "CELL_NAME",
     "CELL_OF",
     "FLOOR",
+    "HNB",
+    "INNER_BB",
+    "LEVEL_BB",
     "LEVEL_OF",
+    "OVER_DOWN",
+    "UP_OVER",
+    "WARRIOR_KINDS",
     "TriLevelPosition",
     "build",
     "cell",
