@@ -32,9 +32,12 @@ test: lint
 
 # The inner loop, under a third of the time of the whole suite. Left out: lint, schemathesis
 # (marked slow), the browser (e2e), PostgreSQL/Redis/Celery (integration), the property-based
-# fuzz tests (hypothesis marks them), and the slowest deep checks: deep perft, the cross-checks
-# of the fast move generators against the literal rules (tests/rules/reference.py) and the
-# tests that start `manage.py` in a fresh process. `make test` still runs everything.
+# tests (hypothesis marks them), and the slowest deep or exhaustive checks: deep perft, the
+# cross-checks of the fast move generators against the literal rules (tests/rules/reference.py),
+# the tests that start `manage.py` in a fresh process, the migration tests (they migrate back
+# and forth on a flushed database) and the permission matrix (every write endpoint by every
+# role; the check that the matrix names every write route stays in). `make test` still runs
+# everything.
 FAST_DESELECT := \
 	tests/rules/test_perft.py::test_fast_generator_matches_the_literal_rules \
 	"tests/rules/test_perft.py::test_count_matches_generation[2]" \
@@ -44,7 +47,9 @@ FAST_DESELECT := \
 	tests/test_foundation.py::test_production_refuses_to_start_without_secret_key \
 	tests/test_foundation.py::test_production_passes_check_deploy \
 	tests/test_foundation.py::test_kz_validate_through_manage_py \
-	tests/test_foundation.py::test_kz_validate_exit_codes
+	tests/test_foundation.py::test_kz_validate_exit_codes \
+	tests/tournaments/test_migrations.py \
+	tests/test_permissions.py::test_write_endpoint_permissions
 
 # The schemathesis and anyio plugins would only add start-up time here.
 test-fast: install
