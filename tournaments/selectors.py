@@ -121,7 +121,7 @@ def round_results(*, tournament: Tournament) -> tuple[list[RoundResult], int]:
         mine, theirs = effects.get((game_id, first), ()), effects.get((game_id, second), ())
         if not result:
             # A battle declared lost (Art. 12.4 d) decides a game still being played.
-            result = _declared_result(mine, theirs)
+            result = declared_result(mine, theirs)
             if not result:
                 pending_rounds.add(number)
                 continue
@@ -148,7 +148,9 @@ _BYE_OUTCOME = {
 }
 
 
-def _declared_result(mine: Sequence[PenaltyEffect], theirs: Sequence[PenaltyEffect]) -> str:
+def declared_result(mine: Sequence[PenaltyEffect], theirs: Sequence[PenaltyEffect]) -> str:
+    """The result a battle declared lost (Art. 12.4 d) gives, for the first player's
+    penalties `mine` and the second's `theirs`, or "" when none decides it."""
     if any(e.declared_lost for e in mine):
         return Game.Result.SECOND_WIN
     if any(e.declared_lost for e in theirs):
@@ -171,6 +173,23 @@ def _late_entry_rounds(
     ]
 
 
+def round_robin_table(*, tournament: Tournament) -> QuerySet[Registration]:
+    """The round robin's table: the field of round 1 by start rank (those who withdrew before
+    round 1 left out); it never changes once round 1 is paired."""
+    return (
+        Registration.objects.filter(tournament=tournament, first_round=1)
+        .exclude(~Q(status=Registration.Status.ACTIVE), last_round=0)
+        .order_by("start_rank", "id")
+    )
+
+
+def round_robin_rounds(*, tournament: Tournament) -> int:
+    """How many rounds the round robin's table has (an odd field sits out once a cycle)."""
+    n = round_robin_table(tournament=tournament).count()
+    legs = 2 if tournament.pairing_system == Tournament.PairingSystem.DOUBLE_ROUND_ROBIN else 1
+    return (n - 1 if n % 2 == 0 else n) * legs
+
+
 def _annulled(tournament: Tournament, results: list[RoundResult]) -> list[RoundResult]:
     """Round robin, withdrawal setting `annul_before_half`: the results of a player who
     withdrew (or was expelled) having played fewer than half of their scheduled games are
@@ -189,7 +208,7 @@ def _annulled(tournament: Tournament, results: list[RoundResult]) -> list[RoundR
         return results
     # Each of the table's players meets every other once (twice in a double round robin);
     # an odd table's free rounds are not games.
-    field = Registration.objects.filter(tournament=tournament, first_round=1).count()
+    field = round_robin_table(tournament=tournament).count()
     legs = 2 if tournament.pairing_system == Tournament.PairingSystem.DOUBLE_ROUND_ROBIN else 1
     games_each = (field - 1) * legs
     played: dict[int, int] = {}
@@ -444,7 +463,10 @@ def pairing_players(
             placements.setdefault(g["second_id"], []).append((g["round__number"], "S"))
     requested = set(
         ByeRequest.objects.filter(
-            registration__tournament=tournament, round_number=round_number
+            registration__tournament=tournament,
+            registration__status=Registration.Status.ACTIVE,
+            registration__first_round__lte=round_number,
+            round_number=round_number,
         ).values_list("registration__player_id", flat=True)
     )
     forbidden: dict[int, set[int]] = {}

@@ -21,6 +21,7 @@ from datetime import date
 from functools import cache as memoized
 from typing import Any
 
+import pytest
 from django.core.cache import cache
 from django.db.models import Count
 from hypothesis import event
@@ -28,7 +29,7 @@ from hypothesis import strategies as st
 
 from klinzha_site.errors import Conflict
 from tournaments import selectors, services
-from tournaments.models import ByeRequest, Game, Registration, Round, Tournament
+from tournaments.models import ByeRequest, Game, Penalty, Registration, Round, Tournament
 from tournaments.pairing import berger_round, knockout_bracket
 
 Draw = Callable[[st.SearchStrategy[Any]], Any]
@@ -227,6 +228,18 @@ WINNER = {
 Tie = tuple[int, int | None]
 
 
+def counted_result(game: Game) -> str:
+    """The result that sends a player on: a battle declared lost (Art. 12.4 d, not revoked)
+    decides it whatever was entered."""
+    lost = Penalty.objects.filter(game=game, kind="battle_lost", revoked_by__isnull=True)
+    losers = set(lost.values_list("player_id", flat=True))
+    if game.first_id in losers:  # the first's penalty is read first, as the service does
+        return Game.Result.SECOND_WIN
+    if game.second_id in losers:
+        return Game.Result.FIRST_WIN
+    return game.result
+
+
 @dataclass
 class Bracket:
     """The current stage's ties in bracket order and every game of the stage so far; the
@@ -240,7 +253,7 @@ class Bracket:
         self.stage, self.games = list(ties), []
 
     def record(self, games: Iterable[Game]) -> None:
-        self.games += [(g.first_id, g.second_id, g.result) for g in games if g.second_id]
+        self.games += [(g.first_id, g.second_id, counted_result(g)) for g in games if g.second_id]
 
     def winner(self, tie: Tie) -> int | None:
         a, b = tie
@@ -354,7 +367,12 @@ def expected_scores(t: Tournament, penalties: Sequence[tuple[int, int, str]]) ->
             rows.append(Scored(number, reg.player_id, None, "late", late))
     annulled: set[int] = set()
     if t.pairing_system in ROUND_ROBINS and t.withdrawal_results == "annul_before_half":
-        table = Registration.objects.filter(tournament=t, first_round=1).count()
+        # the table is round 1's field: those who left before round 1 are not in it
+        table = sum(
+            1
+            for r in Registration.objects.filter(tournament=t, first_round=1)
+            if r.status == ACTIVE or r.last_round
+        )
         games_each = (table - 1) * (2 if t.pairing_system == DOUBLE_ROUND_ROBIN else 1)
         played = Counter(r.player for r in rows if r.outcome in PLAYED)
         annulled = {pid for pid in left_ids(t) if 2 * played[pid] < games_each}
@@ -472,7 +490,11 @@ class Sim:
                     self.leave(reg, number)
         if number > 1 and self.chance(30):
             self.late_entry(number)
-        if self.bye_requests and self.system != KNOCKOUT and number <= t.rounds_planned:
+        if self.system != SWISS and regs and self.chance(10):
+            # a round robin's table and a knockout's bracket take no requested byes
+            with pytest.raises(Conflict):
+                services.bye_request_create(registration=regs[0], round_number=number)
+        if self.bye_requests and self.system == SWISS and number <= t.rounds_planned:
             for reg in regs_of(t):
                 if reg.status == ACTIVE and self.chance(8):
                     asked = min(number + self.draw(st.integers(0, 1)), t.rounds_planned)
@@ -553,8 +575,11 @@ class Sim:
             return "few"
         if self.system == SWISS and not swiss_feasible(t, number):
             return "blocked"
-        if self.system == KNOCKOUT and number > 1 and self.bracket.next()[0] == "done":
-            return "decided"
+        if self.system == KNOCKOUT and number > 1:
+            kind, ties = self.bracket.next()
+            gone = left_ids(t)
+            if kind == "done" or all({a, b} - {None} <= gone for a, b in ties):
+                return "decided"  # nobody left to play: every tie is of two who have left
         return None
 
     def pair(self, number: int) -> Round | None:
@@ -596,9 +621,18 @@ class Sim:
             if self.chance(12):
                 self.penalize(g)
         pending = [g for g in games if not g.result]
+        # A battle declared lost (Art. 12.4 d) decides a game still pending: it cannot be
+        # the one held back to show the refusal.
+        open_games = [
+            g
+            for g in pending
+            if not Penalty.objects.filter(
+                game=g, kind="battle_lost", revoked_by__isnull=True
+            ).exists()
+        ]
         hold = None
-        if pending and rnd.number < self.t.rounds_planned and self.chance(15):
-            hold = pending[-1]
+        if open_games and rnd.number < self.t.rounds_planned and self.chance(15):
+            hold = open_games[-1]
         for g in pending:
             if g is not hold:
                 self.result(g)
@@ -726,6 +760,9 @@ class Sim:
             self.bracket.start(got)
             return
         kind, ties = self.next_expected
+        gone = left_ids(self.t)
+        # a tie of two who have left is not played: nobody goes on from it
+        ties = [tie for tie in ties if tie[1] is None or not set(tie) <= gone]
         if kind == "replay":
             assert {frozenset(p) for p in got} == {frozenset(p) for p in ties}
             for a, b in got:

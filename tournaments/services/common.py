@@ -11,6 +11,12 @@ from django.db.models import F
 from klinzha_site.errors import Conflict
 from tournaments.models import Game, Registration, Round, Tournament
 from tournaments.roles import Role, role_require, user_is_official
+from tournaments.selectors import (
+    ROUND_ROBINS,
+    declared_result,
+    penalty_effects,
+    round_robin_rounds,
+)
 
 
 def require_arbiter(user: Any, tournament: Tournament) -> None:
@@ -62,7 +68,16 @@ def pairing_preconditions_check(tournament: Tournament, number: int) -> None:
         round__tournament=tournament, round__number=number - 1, kind=Game.Kind.GAME
     ).select_related("first", "second")
     two_person = tournament.result_confirmation
-    pending = [g for g in games if not g.result or (two_person and not g.result_confirmed_at)]
+    effects = penalty_effects(tournament=tournament)
+
+    def decided(g: Game) -> bool:
+        if g.result and not (two_person and not g.result_confirmed_at):
+            return True
+        # a battle declared lost (Art. 12.4 d) counts as decided
+        mine, theirs = effects.get((g.pk, g.first_id), ()), effects.get((g.pk, g.second_id), ())
+        return bool(declared_result(mine, theirs))
+
+    pending = [g for g in games if not decided(g)]
     if pending:
         boards = ", ".join(f"board {g.board} ({g.first} – {g.second})" for g in pending)
         raise Conflict(
@@ -71,6 +86,12 @@ def pairing_preconditions_check(tournament: Tournament, number: int) -> None:
                 f"them before pairing round {number}"
             }
         )
+    if tournament.pairing_system in ROUND_ROBINS:
+        length = round_robin_rounds(tournament=tournament)
+        if number > length:
+            raise Conflict(
+                {"round": f"the round robin's table has {length} rounds: every pair has met"}
+            )
     active = Registration.objects.filter(
         tournament=tournament, status=Registration.Status.ACTIVE, first_round__lte=number
     ).count()

@@ -247,8 +247,25 @@ def registration_reinstate(*, registration: Registration) -> Registration:
 def bye_request_create(
     *, registration: Registration, round_number: int, user: Any = None
 ) -> ByeRequest:
-    require_arbiter(user, registration.tournament)
-    if registration.tournament.rounds.filter(number=round_number).exists():
+    tournament = registration.tournament
+    require_arbiter(user, tournament)
+    if tournament.pairing_system != Tournament.PairingSystem.SWISS:
+        raise Conflict(
+            {
+                "round_number": "requested byes are for Swiss events: a round robin's table and "
+                "a knockout's bracket pair everyone"
+            }
+        )
+    if registration.status != Registration.Status.ACTIVE:
+        raise Conflict({"player": f"{registration.player.name} has left the event"})
+    if round_number < registration.first_round:
+        raise ValidationError(
+            {
+                "round_number": f"{registration.player.name} enters in round "
+                f"{registration.first_round}"
+            }
+        )
+    if tournament.rounds.filter(number=round_number).exists():
         raise Conflict({"round_number": f"round {round_number} is already paired"})
     if round_number > registration.tournament.rounds_planned:
         raise ValidationError(

@@ -20,7 +20,14 @@ from tournaments.pairing import (
     knockout_next_round,
     pair_swiss,
 )
-from tournaments.selectors import pairing_players
+from tournaments.scoring import PenaltyEffect
+from tournaments.selectors import (
+    ROUND_ROBINS,
+    declared_result,
+    pairing_players,
+    penalty_effects,
+    round_robin_table,
+)
 from tournaments.services.common import (
     next_round_number,
     pairing_preconditions_check,
@@ -85,11 +92,7 @@ def round_pair(
     ):
         # The table is the field of round 1 and never changes: a player who has left
         # keeps their place, and their games become the opponents' forfeit wins.
-        order = list(
-            Registration.objects.filter(tournament=tournament, first_round=1)
-            .order_by("start_rank", "id")
-            .values_list("player_id", flat=True)
-        )
+        order = list(round_robin_table(tournament=tournament).values_list("player_id", flat=True))
         for a, b in berger_round(len(order), number):
             pairs.append((order[a - 1], order[b - 1] if b else None))
         requested = []  # the table has no requested byes: a missed game is a forfeit
@@ -119,10 +122,10 @@ def round_pair(
     rnd.save(update_fields=["explanation", "warnings"])
     if system != Tournament.PairingSystem.SWISS:
         _withdrawn_games_settle(rnd, user, free_rounds=system in ROUND_ROBINS)
+        if not rnd.games.exists():
+            # every tie was between players who have left: nothing to play, nothing stored
+            raise Conflict({"round": "the knockout is decided: no player is left to go on"})
     return rnd
-
-
-ROUND_ROBINS = (Tournament.PairingSystem.ROUND_ROBIN, Tournament.PairingSystem.DOUBLE_ROUND_ROBIN)
 
 
 def _withdrawn_games_settle(rnd: Round, user: Any, *, free_rounds: bool) -> None:
@@ -184,6 +187,7 @@ def _knockout_progress(tournament: Tournament) -> tuple[str, list[tuple[int, int
             Prefetch("games", queryset=Game.objects.order_by("board"))
         )
     )
+    effects = penalty_effects(tournament=tournament)
     stage: list[tuple[int, int | None]] = []
     played: list[tuple[int, int, str]] = []
     for i, rnd in enumerate(rounds):
@@ -195,11 +199,20 @@ def _knockout_progress(tournament: Tournament) -> tuple[str, list[tuple[int, int
         if not stage:
             stage = [(g.first_id, g.second_id) for g in games]
         played += [
-            (g.first_id, g.second_id, KNOCKOUT_OUTCOME[Game.Result(g.result)])
+            (g.first_id, g.second_id, _knockout_outcome(g, effects))
             for g in games
             if g.second_id is not None
         ]
     return _knockout_step(stage, played, rounds[-1].number)
+
+
+def _knockout_outcome(game: Game, effects: dict[tuple[int, int], tuple[PenaltyEffect, ...]]) -> str:
+    """Who a knockout game sends on: the result, or a battle declared lost (Art. 12.4 d)."""
+    assert game.second_id is not None
+    declared = declared_result(
+        effects.get((game.pk, game.first_id), ()), effects.get((game.pk, game.second_id), ())
+    )
+    return KNOCKOUT_OUTCOME[Game.Result(declared or game.result)]
 
 
 def _knockout_step(
