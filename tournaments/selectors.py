@@ -241,15 +241,12 @@ def entrants(*, tournament: Tournament) -> list[Entrant]:
     """The players the standings show: everyone but those who withdrew (or were expelled)
     before they were in any round; those who left later carry the round they left after."""
     regs = Registration.objects.filter(tournament=tournament).select_related("player__club")
-    in_a_round = set(
+    games = (
         Game.objects.filter(round__tournament=tournament)
         .exclude(round__status=Round.Status.DRAFT)
-        .values_list("first_id", flat=True)
-    ) | set(
-        Game.objects.filter(round__tournament=tournament, second__isnull=False)
-        .exclude(round__status=Round.Status.DRAFT)
-        .values_list("second_id", flat=True)
+        .values_list("first_id", "second_id")
     )
+    in_a_round = {pid for pair in games for pid in pair if pid is not None}
     active = Registration.Status.ACTIVE
     return [
         Entrant(

@@ -190,8 +190,9 @@ def registration_withdraw(
     *, registration: Registration, user: Any = None, expelled: bool = False
 ) -> Registration:
     """Withdraw (or expel, Art. 12.4 g) from all later rounds; played games stand."""
+    require_arbiter(user, registration.tournament)
+    tournament_lock(registration.tournament_id)  # the one lock order: tournament first
     reg = Registration.objects.select_for_update().get(pk=registration.pk)
-    require_arbiter(user, reg.tournament)
     reg.status = Registration.Status.EXPELLED if expelled else Registration.Status.WITHDRAWN
     reg.last_round = reg.tournament.rounds.count()
     reg.save(update_fields=["status", "last_round"])
@@ -210,8 +211,9 @@ def registration_withdraw(
 def registration_withdrawal_undo(*, registration: Registration, user: Any = None) -> Registration:
     """Take a withdrawal back while no round has been paired since; an expulsion is undone
     by revoking its penalty."""
+    require_arbiter(user, registration.tournament)
+    tournament_lock(registration.tournament_id)
     reg = Registration.objects.select_for_update().get(pk=registration.pk)
-    require_arbiter(user, reg.tournament)
     if reg.status == Registration.Status.ACTIVE:
         raise Conflict({"player": f"{reg.player.name} has not withdrawn"})
     if reg.status == Registration.Status.EXPELLED:

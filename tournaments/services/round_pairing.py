@@ -122,9 +122,6 @@ def round_pair(
     rnd.save(update_fields=["explanation", "warnings"])
     if system != Tournament.PairingSystem.SWISS:
         _withdrawn_games_settle(rnd, user, free_rounds=system in ROUND_ROBINS)
-        if not rnd.games.exists():
-            # every tie was between players who have left: nothing to play, nothing stored
-            raise Conflict({"round": "the knockout is decided: no player is left to go on"})
     return rnd
 
 
