@@ -514,7 +514,11 @@ def _with_score(p: PairingPlayer, score: float) -> PairingPlayer:
 
 
 def pairing_check(
-    players: Sequence[PairingPlayer], pairings: Sequence[Pairing], bye: int | None
+    players: Sequence[PairingPlayer],
+    pairings: Sequence[Pairing],
+    bye: int | None,
+    *,
+    forbid_same_club: bool = False,
 ) -> list[str]:
     """Every rule a (perhaps hand-edited) pairing breaks, as warnings for the arbiter."""
     by_id = {p.id: p for p in players}
@@ -537,6 +541,8 @@ def pairing_check(
             warnings.append(f"{a.label} and {b.label} have met already")
         if b.id in a.forbidden or a.id in b.forbidden:
             warnings.append(f"{a.label} and {b.label} may not be paired")
+        if forbid_same_club and a.club and a.club == b.club:
+            warnings.append(f"{a.label} and {b.label} are both of {a.club}")
         if a.placements[-2:] == ("F", "F"):
             warnings.append(f"{a.label} would place first three times running")
         if b.placements[-2:] == ("S", "S"):

@@ -244,6 +244,7 @@ def round_pairings_edit(
         players,
         [Pairing(a, b) for a, b in pairings if b is not None],
         byes[0] if byes else None,
+        forbid_same_club=locked.tournament.forbid_same_club,
     )
     locked.games.all().delete()
     _games_create(round=locked, pairings=pairings, requested_byes=requested)
