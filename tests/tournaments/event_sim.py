@@ -270,8 +270,12 @@ class Bracket:
     def last_first(self, tie: Tie) -> int:
         return next((f for f, s, _ in reversed(self.games) if {f, s} == set(tie)), tie[0])
 
-    def next(self) -> tuple[str, list[Tie]]:
-        undecided = [tie for tie in self.stage if self.winner(tie) is None]
+    def next(self, gone: set[int] | frozenset[int] = frozenset()) -> tuple[str, list[Tie]]:
+        """What comes next; an undecided tie of two who are `gone` sends nobody on, and the
+        next stage leaves out ties of players all gone."""
+        undecided = [
+            tie for tie in self.stage if self.winner(tie) is None and not set(tie) <= gone
+        ]
         if undecided:
             return "replay", undecided
         winners = [w for w in map(self.winner, self.stage) if w is not None]
@@ -280,7 +284,7 @@ class Bracket:
         ties: list[Tie] = [(winners[i], winners[i + 1]) for i in range(0, len(winners) - 1, 2)]
         if len(winners) % 2:
             ties.append((winners[-1], None))
-        return "next", ties
+        return "next", [tie for tie in ties if not set(tie) - {None} <= gone]
 
     def alive(self) -> set[int]:
         out: set[int] = set()
@@ -576,10 +580,9 @@ class Sim:
         if self.system == SWISS and not swiss_feasible(t, number):
             return "blocked"
         if self.system == KNOCKOUT and number > 1:
-            kind, ties = self.bracket.next()
-            gone = left_ids(t)
-            if kind == "done" or all({a, b} - {None} <= gone for a, b in ties):
-                return "decided"  # nobody left to play: every tie is of two who have left
+            kind, ties = self.bracket.next(left_ids(t))
+            if kind == "done" or not ties:
+                return "decided"  # nobody left to play: every tie is of players who left
         return None
 
     def pair(self, number: int) -> Round | None:
@@ -587,7 +590,7 @@ class Sim:
         standings = selectors.standings_compute(tournament=self.t)
         self.scores_before = {row.entrant.id: row.score for row in standings}
         if self.system == KNOCKOUT and number > 1:
-            self.next_expected = self.bracket.next()
+            self.next_expected = self.bracket.next(left_ids(self.t))
         before = Round.objects.filter(tournament=self.t).count()
         try:
             rnd = services.round_pair(tournament=self.t)
@@ -762,7 +765,7 @@ class Sim:
         kind, ties = self.next_expected
         gone = left_ids(self.t)
         # a tie of two who have left is not played: nobody goes on from it
-        ties = [tie for tie in ties if tie[1] is None or not set(tie) <= gone]
+        ties = [tie for tie in ties if not set(tie) - {None} <= gone]
         if kind == "replay":
             assert {frozenset(p) for p in got} == {frozenset(p) for p in ties}
             for a, b in got:

@@ -12,7 +12,7 @@ loser of a walkover. After every round's results: the crosstable adds up to the 
 standings are its order and agree with a scoring of our own, and players who left before any
 round are shown nowhere. Each example is its own tournament inside a savepoint rolled back
 at its end. The simulation and its oracles are in `tests/tournaments/event_sim.py`; the
-bugs found are the xfail tests at the end."""
+scenarios at the end replay the bugs the simulations found."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from decimal import Decimal
 import pytest
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from klinzha_site.errors import Conflict
@@ -108,13 +108,12 @@ def test_knockout_events(data: st.DataObject) -> None:
         assert sim.ended_by in ("planned", "few", "decided")
 
 
-# --- Bugs found: each property fails today; the reason says how ----------------------------
+# --- Scenarios of the bugs the simulations found (fixed): each drives one on purpose ------
 
 BUGS = settings(
-    max_examples=5,
+    max_examples=8,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-    phases=[Phase.explicit, Phase.reuse, Phase.generate],  # a known failure: no shrinking
 )
 
 
@@ -191,12 +190,6 @@ def test_swiss_late_entry_gets_no_requested_bye_before_entering(data: st.DataObj
         Sim(data.draw, t, hook=enter_late_then_ask).run()
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="open (issue 12): in a knockout with withdrawals, some random sequences have the "
-    "service's next stage differ from this test's bracket model (a bye where the model "
-    "pairs two); requested byes themselves are now refused in a knockout",
-)
 @BUGS
 @given(data=st.data())
 def test_knockout_requested_bye_never_puts_a_player_in_two_games(data: st.DataObject) -> None:
@@ -215,12 +208,6 @@ def test_knockout_requested_bye_never_puts_a_player_in_two_games(data: st.DataOb
         Sim(data.draw, t, bye_requests=False, hook=alive_asks).run()
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="open (issue 12): when both players of a knockout tie leave, the service sends "
-    "nobody on from it and refuses a round with nothing to play, but this test's bracket "
-    "model and the service still disagree on some sequences (a round the model calls decided)",
-)
 @BUGS
 @given(data=st.data())
 def test_knockout_tie_of_two_players_who_left_is_not_replayed(data: st.DataObject) -> None:

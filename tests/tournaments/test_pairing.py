@@ -13,6 +13,7 @@ from tournaments.pairing import (
     berger_round,
     berger_table,
     knockout_bracket,
+    knockout_next_round,
     pair_swiss,
     pairing_check,
     seeding_order,
@@ -69,6 +70,23 @@ def test_knockout_seeding():
     assert len(ties) == 4
     assert tie_winner(["first", "draw"]) == "first"
     assert tie_winner(["draw"]) is None and tie_winner(["first", "second"]) is None
+
+
+def test_knockout_tie_of_two_eliminated_players_sends_nobody_on():
+    stage = [(1, 8), (4, 5), (2, 7), (3, 6)]
+    played = [(1, 8, "first"), (4, 5, "draw"), (2, 7, "second"), (3, 6, "first")]
+    assert knockout_next_round(stage, played) == ("replay", [(5, 4)])
+    # both of the drawn tie have left: no replay, and the bracket goes on without them
+    assert knockout_next_round(stage, played, frozenset({4, 5})) == (
+        "next",
+        [(1, 7), (3, None)],
+    )
+    # a winner who left is not paired with nobody: the next stage leaves their bye out
+    assert knockout_next_round(stage, played, frozenset({4, 5, 3})) == ("next", [(1, 7)])
+    # a final of two who have both left: nothing remains to play
+    assert knockout_next_round([(1, 2)], [(1, 2, "draw")], frozenset({1, 2})) == ("next", [])
+    with pytest.raises(ValueError, match="no result yet"):
+        knockout_next_round(stage, [*played[:3], (3, 6, "")])
 
 
 def test_spindle_is_deterministic_and_checkable():

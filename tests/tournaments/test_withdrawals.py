@@ -149,6 +149,42 @@ def test_knockout_withdrawn_winner_gives_a_walkover(api):
     assert winner.pk not in names
 
 
+def test_knockout_final_of_two_who_left_is_refused_not_replayed(api):
+    t = event(4, "ko-final", pairing_system="knockout")
+    pair(api, t)
+    play_all(t)
+    finalists = [
+        g.first for g in Game.objects.filter(round__tournament=t, round__number=1, kind="game")
+    ]
+    for p in finalists:
+        withdraw(api, t, p.name)
+    resp = api.post(f"/api/tournaments/{t.slug}/pair/", {"publish": True}, format="json")
+    assert resp.status_code == 409
+    assert "knockout is decided" in str(resp.json())
+    assert not t.rounds.filter(number=2).exists()
+
+
+def test_knockout_semi_final_of_two_who_left_gives_the_other_side_a_bye(api):
+    t = event(8, "ko-semi", pairing_system="knockout")
+    pair(api, t)
+    play_all(t)  # winners by seed: 1, 4, 2, 3 in bracket order
+    winners = [
+        g.first
+        for g in Game.objects.filter(round__tournament=t, round__number=1).order_by("board")
+    ]
+    for p in winners[:2]:  # the first semi-final's two players
+        withdraw(api, t, p.name)
+    second = pair(api, t)
+    assert [{g["first"], g["second"]} for g in second["games"]] == [
+        {winners[2].pk, winners[3].pk}
+    ]  # only the other semi-final is played
+    play_all(t)
+    # its winner is alone in the final: the knockout is decided, nothing more is stored
+    resp = api.post(f"/api/tournaments/{t.slug}/pair/", {"publish": True}, format="json")
+    assert resp.status_code == 409 and "knockout is decided" in str(resp.json())
+    assert t.rounds.count() == 2
+
+
 def test_withdrawn_before_playing_is_left_out_everywhere(api):
     t = event(5, "early")
     withdraw(api, t, "W5")

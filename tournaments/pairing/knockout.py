@@ -50,13 +50,16 @@ Tie = tuple[int, int | None]
 
 
 def knockout_next_round(
-    stage: list[Tie], played: list[tuple[int, int, str]]
+    stage: list[Tie], played: list[tuple[int, int, str]], eliminated: frozenset[int] = frozenset()
 ) -> tuple[str, list[Tie]]:
     """What the next round of a knockout is, from the ties of the current stage (in bracket
     order) and every game played since the stage began as (first, second, outcome) with
     outcome "first", "second", "draw" or "" (no result yet):
     ("replay", ties still undecided, placement swapped), ("next", the next stage's ties:
     winners of neighbouring ties meet), or ("done", [(champion, None)]).
+    An undecided tie whose players are all in `eliminated` (they left the event) is not
+    replayed and sends nobody on; nor does the next stage pair anyone eliminated, and a
+    stage with nobody left is ("next", []).
     A ValueError names a tie whose game has no result yet."""
     winners: list[int] = []
     replays: list[Tie] = []
@@ -76,6 +79,8 @@ def knockout_next_round(
                 won = first if outcome == "first" else second
                 results.append("first" if won == a else "second")
         decided = tie_winner(results)
+        if decided is None and {a, b} <= eliminated:
+            continue
         if decided is None:
             last_first = next((f for f, s, _ in reversed(played) if {f, s} == {a, b}), a)
             replays.append((b, a) if last_first == a else (a, b))
@@ -88,4 +93,4 @@ def knockout_next_round(
     ties: list[Tie] = [(winners[i], winners[i + 1]) for i in range(0, len(winners) - 1, 2)]
     if len(winners) % 2:
         ties.append((winners[-1], None))
-    return "next", ties
+    return "next", [tie for tie in ties if not set(tie) - {None} <= eliminated]

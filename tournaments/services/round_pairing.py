@@ -105,6 +105,13 @@ def round_pair(
         kind, pairs = _knockout_progress(tournament)
         if kind == "done":
             raise Conflict({"round": "the knockout is decided: no round is left"})
+        if not pairs:
+            raise Conflict(
+                {
+                    "round": f"the knockout is decided: every player still in it has left "
+                    f"before round {number}, so no round is left"
+                }
+            )
         explanation = [
             "replays of the undecided ties (placement swapped)"
             if kind == "replay"
@@ -177,8 +184,10 @@ def _swiss_blocked(reason: str, tournament: Tournament, number: int) -> str:
 
 
 def _knockout_progress(tournament: Tournament) -> tuple[str, list[tuple[int, int | None]]]:
-    """Walk the knockout's stored rounds: each is either a new stage or the replays of the
-    stage before; what comes next follows from the last one."""
+    """Walk the knockout's stored rounds: a round whose games are all ties of the current
+    stage replays them; any other round starts a new stage. What comes next follows from
+    the last stage, leaving out players who have left: a tie of two who have both left is
+    not played and sends nobody on (FIDE's practice: both are eliminated)."""
     rounds = list(
         tournament.rounds.order_by("number").prefetch_related(
             Prefetch("games", queryset=Game.objects.order_by("board"))
@@ -187,20 +196,23 @@ def _knockout_progress(tournament: Tournament) -> tuple[str, list[tuple[int, int
     effects = penalty_effects(tournament=tournament)
     stage: list[tuple[int, int | None]] = []
     played: list[tuple[int, int, str]] = []
-    for i, rnd in enumerate(rounds):
+    for rnd in rounds:
         games = [g for g in rnd.games.all() if g.kind != Game.Kind.REQUESTED_BYE]
-        if i > 0:
-            kind, _ = _knockout_step(stage, played, rnd.number - 1)
-            if kind == "next":
-                stage, played = [], []
-        if not stage:
-            stage = [(g.first_id, g.second_id) for g in games]
+        ties = {frozenset(t) for t in stage}
+        met = [frozenset((g.first_id, g.second_id)) for g in games if g.second_id is not None]
+        if not stage or not met or not all(pair in ties for pair in met):
+            stage, played = [(g.first_id, g.second_id) for g in games], []
         played += [
             (g.first_id, g.second_id, _knockout_outcome(g, effects))
             for g in games
             if g.second_id is not None
         ]
-    return _knockout_step(stage, played, rounds[-1].number)
+    left = frozenset(
+        Registration.objects.filter(tournament=tournament)
+        .exclude(status=Registration.Status.ACTIVE)
+        .values_list("player_id", flat=True)
+    )
+    return _knockout_step(stage, played, rounds[-1].number, left)
 
 
 def _knockout_outcome(game: Game, effects: dict[tuple[int, int], tuple[PenaltyEffect, ...]]) -> str:
@@ -213,9 +225,12 @@ def _knockout_outcome(game: Game, effects: dict[tuple[int, int], tuple[PenaltyEf
 
 
 def _knockout_step(
-    stage: list[tuple[int, int | None]], played: list[tuple[int, int, str]], number: int
+    stage: list[tuple[int, int | None]],
+    played: list[tuple[int, int, str]],
+    number: int,
+    left: frozenset[int],
 ) -> tuple[str, list[tuple[int, int | None]]]:
     try:
-        return knockout_next_round(stage, played)
+        return knockout_next_round(stage, played, left)
     except ValueError as exc:
         raise ValidationError({"round": f"round {number}: {exc}"}) from None
