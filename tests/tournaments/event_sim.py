@@ -273,9 +273,7 @@ class Bracket:
     def next(self, gone: set[int] | frozenset[int] = frozenset()) -> tuple[str, list[Tie]]:
         """What comes next; an undecided tie of two who are `gone` sends nobody on, and the
         next stage leaves out ties of players all gone."""
-        undecided = [
-            tie for tie in self.stage if self.winner(tie) is None and not set(tie) <= gone
-        ]
+        undecided = [tie for tie in self.stage if self.winner(tie) is None and not set(tie) <= gone]
         if undecided:
             return "replay", undecided
         winners = [w for w in map(self.winner, self.stage) if w is not None]

@@ -169,8 +169,7 @@ def test_knockout_semi_final_of_two_who_left_gives_the_other_side_a_bye(api):
     pair(api, t)
     play_all(t)  # winners by seed: 1, 4, 2, 3 in bracket order
     winners = [
-        g.first
-        for g in Game.objects.filter(round__tournament=t, round__number=1).order_by("board")
+        g.first for g in Game.objects.filter(round__tournament=t, round__number=1).order_by("board")
     ]
     for p in winners[:2]:  # the first semi-final's two players
         withdraw(api, t, p.name)
