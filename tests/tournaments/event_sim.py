@@ -48,6 +48,7 @@ REASONS = {
     "blocked": "cannot be paired: no pairing without",
     "decided": "the knockout is decided",
     "planned": "raise the number of rounds",
+    "complete": "every pair has met",
 }
 RESULTS = (
     Game.Result.FIRST_WIN,
@@ -571,6 +572,8 @@ class Sim:
     def expected_refusal(self, number: int) -> str | None:
         """Why round `number` must be refused, or None when it must be paired."""
         t = self.t
+        if self.table and number > berger_length(len(self.table), self.system):
+            return "complete"  # a finished table says so, whatever the planned rounds
         if number > t.rounds_planned:
             return "planned"
         if len(field_of(t, number)) < 2:

@@ -100,6 +100,23 @@ def test_an_exhausted_field_is_refused_with_what_the_arbiter_can_do(arbiter):
     assert t.rounds.count() == 3 and not Round.objects.filter(number=4).exists()
 
 
+@pytest.mark.parametrize("planned", [3, 5])
+def test_a_complete_round_robin_says_so_whatever_the_planned_rounds(arbiter, planned):
+    t = event(4, f"rr-done-{planned}", pairing_system="round_robin")
+    Tournament.objects.filter(pk=t.pk).update(rounds_planned=planned)
+    api = APIClient()
+    api.force_authenticate(arbiter)
+    for _ in range(3):
+        assert pair(api, t).status_code == 201
+        results_all(t)
+    resp = pair(api, t)
+    assert resp.status_code == 409
+    message = resp.json()["round"][0]
+    assert "the round robin is complete: its table has 3 rounds" in message
+    assert "raise the number of rounds" not in message  # raising them would not help
+    assert t.rounds.count() == 3
+
+
 def test_the_same_club_rule_that_blocks_is_named(arbiter):
     t = event(2, "one-club", forbid_same_club=True)
     club = services.club_create(name="House of Mogh")

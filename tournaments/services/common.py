@@ -63,6 +63,16 @@ def pairing_preconditions_check(tournament: Tournament, number: int) -> None:
     """Refuse to pair round `number` while the event cannot have it (Conflict, HTTP 409):
     besides next_round_check, a result of the round before is pending, or fewer than two
     players are left to pair."""
+    if tournament.pairing_system in ROUND_ROBINS:
+        # Before the planned-rounds check: raising the number of rounds cannot help here.
+        length = round_robin_rounds(tournament=tournament)
+        if number > length and tournament.rounds.exists():
+            raise Conflict(
+                {
+                    "round": f"the round robin is complete: its table has {length} rounds "
+                    "and every pair has met"
+                }
+            )
     next_round_check(tournament, number)
     games = Game.objects.filter(
         round__tournament=tournament, round__number=number - 1, kind=Game.Kind.GAME
@@ -86,12 +96,6 @@ def pairing_preconditions_check(tournament: Tournament, number: int) -> None:
                 f"them before pairing round {number}"
             }
         )
-    if tournament.pairing_system in ROUND_ROBINS:
-        length = round_robin_rounds(tournament=tournament)
-        if number > length:
-            raise Conflict(
-                {"round": f"the round robin's table has {length} rounds: every pair has met"}
-            )
     active = Registration.objects.filter(
         tournament=tournament, status=Registration.Status.ACTIVE, first_round__lte=number
     ).count()
