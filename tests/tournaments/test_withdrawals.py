@@ -149,6 +149,20 @@ def test_knockout_withdrawn_winner_gives_a_walkover(api):
     assert winner.pk not in names
 
 
+def test_a_decided_knockout_says_so_whatever_the_planned_rounds(api):
+    t = event(4, "ko-done", pairing_system="knockout")  # 9 rounds planned, 2 needed
+    for _ in range(2):
+        pair(api, t)
+        play_all(t)
+    resp = api.post(f"/api/tournaments/{t.slug}/pair/", {"publish": True}, format="json")
+    assert resp.status_code == 409 and "the knockout is decided" in str(resp.json())
+    t.rounds_planned = 2
+    t.save(update_fields=["rounds_planned"])
+    resp = api.post(f"/api/tournaments/{t.slug}/pair/", {"publish": True}, format="json")
+    assert resp.status_code == 409 and "the knockout is decided" in str(resp.json())
+    assert "raise the number of rounds" not in str(resp.json())
+
+
 def test_knockout_final_of_two_who_left_is_refused_not_replayed(api):
     t = event(4, "ko-final", pairing_system="knockout")
     pair(api, t)

@@ -65,6 +65,8 @@ def round_pair(
     number = next_round_number(tournament)
     if round_number is not None and round_number != number:
         raise ValidationError({"round": f"the next round to pair is round {number}"})
+    if tournament.pairing_system == Tournament.PairingSystem.KNOCKOUT:
+        _knockout_decided_check(tournament, number)
     pairing_preconditions_check(tournament, number)
     players, requested = pairing_players(tournament=tournament, round_number=number)
     system = tournament.pairing_system
@@ -130,6 +132,18 @@ def round_pair(
     if system != Tournament.PairingSystem.SWISS:
         _withdrawn_games_settle(rnd, user, free_rounds=system in ROUND_ROBINS)
     return rnd
+
+
+def _knockout_decided_check(tournament: Tournament, number: int) -> None:
+    """A decided knockout says so before any other refusal: more rounds would not help."""
+    if number == 1:
+        return
+    try:
+        kind, _ = _knockout_progress(tournament)
+    except ValidationError:
+        return  # a result is pending: the preconditions name the boards
+    if kind == "done":
+        raise Conflict({"round": "the knockout is decided: no round is left"})
 
 
 def _withdrawn_games_settle(rnd: Round, user: Any, *, free_rounds: bool) -> None:
