@@ -142,6 +142,9 @@ def parse_position(text: str) -> Position:
                     f"{COLOR_NAMES[side]} Goal on {pos.square_names[g]} shares a triangle it "
                     "cannot share"
                 )
+    if pos.crowned >= 0 and pos.outcome is None and pos.turn == pos.crowned:
+        # The enemy has moved since the crowning and did not capture: the crown stands (13.3).
+        pos.outcome = Outcome("crown", pos.crowned)
     try:
         pos.check_parsed()
     except IllegalMoveError as exc:

@@ -181,3 +181,5 @@ def test_random_variant_games_replay_from_their_record(game):
     assert verdict.plies == len(moves)
     assert verdict.position == positions[-1]
     assert verdict.outcome == outcome
+    for pos in positions:  # every position keeps its state in its string (a crown win too)
+        assert parse_position(position_to_string(pos)) == pos

@@ -463,6 +463,9 @@ def test_kaggas_crown_and_reflective():
     q = play(p, "Fl@I99 → I77")  # gold does not capture: green's crown stands
     assert q.outcome is not None
     assert (q.outcome.termination, q.outcome.winner) == ("crown", GREEN)
+    # the string keeps the crown's win: read back, the battle is over
+    assert parse_position(position_to_string(q)) == q
+    assert parse_position(position_to_string(p)) == p and p.outcome is None
 
 
 @pytest.mark.parametrize("other", ["alternating-placement", "honor-in-setup", "kinta", "tri-level"])

@@ -154,6 +154,7 @@ def test_kaggas_crown_wins_if_not_captured_next_move():
     p = p.apply(Move(S["I11"], S["I12"], VANGUARD, True))
     assert p.outcome is not None
     assert p.outcome.termination == "crown" and p.outcome.winner == GREEN
+    assert parse_position(position_to_string(p)) == p  # the string keeps the crown's win
 
 
 def test_kaggas_crown_captured_on_the_next_move():
