@@ -287,6 +287,14 @@ ENDPOINTS: list[tuple[str, Call, set[str]]] = [
     ),
     ("api result", api_post("/api/games/{w.game.pk}/result/", {"result": "draw"}), ARBITERS),
     ("api countersign", api_post("/api/games/{w.game.pk}/countersign/", {}), ARBITERS),
+    (
+        "api spindle choice",
+        api_post(
+            "/api/games/{w.game.pk}/spindle-choice/",
+            lambda w: {"chooser": w.player.pk, "placement": "first"},
+        ),
+        ARBITERS,
+    ),
     ("api timeout", api_post("/api/games/{w.game.pk}/timeout/", {}), ARBITERS),
     (
         "api irregularity",

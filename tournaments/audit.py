@@ -38,6 +38,7 @@ class Action(StrEnum):
     RECORD_SIGNED = "record_signed"
     IRREGULARITY = "irregularity"
     TIMEOUT = "game.timeout"
+    SPINDLE_CHOICE = "game.spindle_choice"
 
 
 def entry_hash(

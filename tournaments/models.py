@@ -318,6 +318,23 @@ class Game(models.Model):
     bye_points = models.DecimalField(max_digits=4, decimal_places=2, null=True, blank=True)
     # Italian society: the warrior kind a final's Bach'san replay is played without (0: none).
     bachsan_removed = models.PositiveSmallIntegerField(default=0)
+    # Art. 2.3 with spindle placement: the casts are computed from spindle_seed, pairs listed
+    # as (spindle_caster's, the other's); who then chose, and which placement they took for
+    # themselves ("first" or "last"). A chooser who is not the option holder was granted it.
+    spindle_caster = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    spindle_chooser = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    spindle_placement = models.CharField(
+        max_length=5, blank=True, choices=[("first", _("first")), ("last", _("last"))]
+    )
+    # Italian society (7.3 of the booklet): battles of this pairing annulled because no
+    # position could be restored; the replay is the same game, its record from
+    # replay_from_version on (earlier versions belong to the annulled battles).
+    battles_annulled = models.PositiveSmallIntegerField(default=0)
+    replay_from_version = models.PositiveIntegerField(default=0)
 
     class Meta:
         # Moved here from the games app: the table keeps its name, so no row moves.

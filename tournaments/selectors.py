@@ -21,7 +21,7 @@ from tournaments.models import (
     Round,
     Tournament,
 )
-from tournaments.pairing import PairingPlayer
+from tournaments.pairing import PairingPlayer, spindle_summary
 from tournaments.penalty_kinds import KINDS, Effect, penalty_kind
 from tournaments.roles import user_can_arbitrate, user_player
 from tournaments.scoring import OPPOSITE, Outcome, PenaltyEffect, ScoringSettings, game_points
@@ -521,6 +521,19 @@ def game_is_final(*, game: Game) -> bool:
         if g.result in second_lost or g.result == Game.Result.DOUBLE_FORFEIT:
             alive.discard(g.second_id)
     return alive == {game.first_id, game.second_id}
+
+
+def game_spindle(game: Game) -> dict[str, Any] | None:
+    """A battle's spindle cast and choice (Art. 2.3), or None when none was cast."""
+    if not game.spindle_seed or game.spindle_caster_id is None or game.second_id is None:
+        return None
+    other = game.second_id if game.spindle_caster_id == game.first_id else game.first_id
+    return spindle_summary(
+        seed=game.spindle_seed,
+        casters=(game.spindle_caster_id, other),
+        chooser=game.spindle_chooser_id,
+        placement=game.spindle_placement,
+    )
 
 
 def bye_request_list(*, tournament: Tournament) -> list[dict[str, Any]]:

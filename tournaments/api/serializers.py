@@ -19,6 +19,7 @@ from tournaments.models import (
     Round,
     Tournament,
 )
+from tournaments.selectors import game_spindle
 from tournaments.services import SETTINGS
 
 User = get_user_model()
@@ -64,13 +65,23 @@ class GameSerializer(serializers.ModelSerializer):
             "first_color",
             "result",
             "result_confirmed",
+            "spindle",
+            "battles_annulled",
+            "replay_from_version",
         ]
         read_only_fields = fields
 
     result_confirmed = serializers.SerializerMethodField()
+    spindle = serializers.SerializerMethodField(
+        help_text="Art. 2.3 with spindle placement: seed, casters, casts (ties recast), the "
+        "option holder, granted, chooser, choice (first or last), first_placer; null without"
+    )
 
     def get_result_confirmed(self, game: Game) -> bool:
         return game.result_confirmed_at is not None
+
+    def get_spindle(self, game: Game) -> dict[str, Any] | None:
+        return game_spindle(game)
 
 
 class RoundSerializer(serializers.ModelSerializer):
@@ -83,6 +94,14 @@ class RoundSerializer(serializers.ModelSerializer):
 
 class ResultSerializer(serializers.Serializer):
     result = serializers.ChoiceField(choices=[c for c in Game.Result.values if c])
+
+
+class SpindleChoiceSerializer(serializers.Serializer):
+    """The choice declared after the cast (Art. 2.3): who chose (the option holder, or the
+    other when granted the option) and the placement they took for themselves."""
+
+    chooser = serializers.IntegerField(help_text="the player id of the combatant who chose")
+    placement = serializers.ChoiceField(choices=["first", "last"])
 
 
 class RegistrationSerializer(serializers.Serializer):

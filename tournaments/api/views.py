@@ -37,6 +37,7 @@ from tournaments.api.serializers import (
     RoundNumberSerializer,
     RoundSerializer,
     ScheduleSerializer,
+    SpindleChoiceSerializer,
     StartRankSerializer,
     TournamentSerializer,
     WithdrawalSerializer,
@@ -455,6 +456,27 @@ class GameViewSet(viewsets.ReadOnlyModelViewSet):
         data.is_valid(raise_exception=True)
         game = services.game_result_set(
             game=game, result=data.validated_data["result"], user=request.user
+        )
+        return Response(GameSerializer(game).data)
+
+    @extend_schema(request=SpindleChoiceSerializer, responses={200: GameSerializer})
+    @action(
+        detail=True,
+        methods=["post"],
+        url_path="spindle-choice",
+        permission_classes=[permissions.IsAuthenticated],
+    )
+    def spindle_choice(self, request: Request, pk: str | None = None) -> Response:
+        """Record the choice the combatants declared after the spindle cast (Art. 2.3); the
+        first placer follows it."""
+        game = get_object_or_404(Game, pk=pk)
+        data = SpindleChoiceSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        game = services.game_spindle_choose(
+            game=game,
+            chooser=data.validated_data["chooser"],
+            placement=data.validated_data["placement"],
+            user=request.user,
         )
         return Response(GameSerializer(game).data)
 

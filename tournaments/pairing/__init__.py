@@ -4,14 +4,25 @@ the recorded spindle casts. No ORM here: services hand in players and store the 
 from tournaments.pairing.base import Pairing, PairingPlayer, RoundPairing
 from tournaments.pairing.berger import berger_round, berger_table
 from tournaments.pairing.knockout import knockout_bracket, knockout_next_round, seeding_order
-from tournaments.pairing.spindle import SpindleCast, spindle_cast, spindle_seed_new
+from tournaments.pairing.spindle import (
+    PLACEMENT_CAST,
+    SpindleCast,
+    SpindleChoice,
+    spindle_cast,
+    spindle_choice_check,
+    spindle_choice_default,
+    spindle_seed_new,
+    spindle_summary,
+)
 from tournaments.pairing.swiss import pair_swiss, pairing_check
 
 __all__ = [
+    "PLACEMENT_CAST",
     "Pairing",
     "PairingPlayer",
     "RoundPairing",
     "SpindleCast",
+    "SpindleChoice",
     "berger_round",
     "berger_table",
     "knockout_bracket",
@@ -20,5 +31,8 @@ __all__ = [
     "pairing_check",
     "seeding_order",
     "spindle_cast",
+    "spindle_choice_check",
+    "spindle_choice_default",
     "spindle_seed_new",
+    "spindle_summary",
 ]

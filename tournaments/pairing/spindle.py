@@ -53,3 +53,77 @@ def spindle_seed_new(*, slug: str, round_number: int, board: int) -> str:
     """A fresh seed for a game's casts: where it was played, and a secret part nobody could
     choose in advance."""
     return f"{slug}/{round_number}/{board}/{secrets.token_hex(8)}"
+
+
+# The cast of a battle's placement (Art. 2.3) is drawn under this name from the game's seed.
+PLACEMENT_CAST = "2.3"
+FIRST, LAST = "first", "last"
+
+
+@dataclass(frozen=True, slots=True)
+class SpindleChoice:
+    """What followed a cast (combatants as 0, the first caster, and 1): `option` has the
+    option; `chooser` chose `placement` ("first" or "last") for themselves, having been
+    granted the option when they are not `option`; None when no choice is made (the
+    Italian society: the higher cast places first)."""
+
+    option: int
+    chooser: int | None
+    placement: str
+
+    @property
+    def granted(self) -> bool:
+        return self.chooser is not None and self.chooser != self.option
+
+    @property
+    def first_placer(self) -> int:
+        """0 or 1: who places first."""
+        if self.chooser is None:
+            return self.option
+        return self.chooser if self.placement == FIRST else 1 - self.chooser
+
+
+def spindle_choice_default(cast: SpindleCast, *, booklet: bool = False) -> SpindleChoice:
+    """The choice the product assumes until the arbiter records the one declared. Art. 2.3's
+    note on honour: the honourable winner of the cast grants the option, and the one granted
+    it takes first placement. The Italian society's booklet leaves no choice: the higher
+    cast places first ("disporrà per primo")."""
+    if booklet:
+        return SpindleChoice(cast.option, None, FIRST)
+    return SpindleChoice(cast.option, 1 - cast.option, FIRST)
+
+
+def spindle_choice_check(cast: SpindleCast, *, chooser: int, placement: str) -> SpindleChoice:
+    """A declared choice: either combatant may have chosen (the option holder, or the other
+    when granted the option), for first or last placement. The grant is one step only: the
+    one granted cannot grant it back (Art. 2.3)."""
+    if chooser not in (0, 1):
+        raise ValueError("the chooser must be one of the two combatants")
+    if placement not in (FIRST, LAST):
+        raise ValueError(f"a combatant chooses to place first or last, not {placement!r}")
+    return SpindleChoice(cast.option, chooser, placement)
+
+
+def spindle_summary(
+    *,
+    seed: str,
+    casters: tuple[int, int],
+    chooser: int | None,
+    placement: str,
+) -> dict[str, object]:
+    """The cast and the choice as pages and the API show them, the combatants by their ids:
+    each cast pair in `casters` order (ties recast), who had the option, whether it was
+    granted, who chose which placement, and who places first by it."""
+    cast = spindle_cast(seed, PLACEMENT_CAST)
+    index = None if chooser is None else casters.index(chooser)
+    choice = SpindleChoice(cast.option, index, placement or FIRST)
+    return {
+        "seed": seed,
+        "casters": list(casters),
+        "casts": [list(pair) for pair in cast.casts],
+        "option": casters[cast.option],
+        "granted": choice.granted,
+        "chooser": chooser,
+        "choice": placement or FIRST,
+        "first_placer": casters[choice.first_placer],
+    }

@@ -32,6 +32,7 @@ from tournaments.services.penalties import penalty_impose, penalty_revoke
 from tournaments.services.results import game_lock, game_result_countersign, game_result_set
 from tournaments.services.round_pairing import round_pair
 from tournaments.services.rounds import (
+    game_spindle_choose,
     round_create,
     round_discard,
     round_pairings_edit,
@@ -53,6 +54,7 @@ __all__ = [
     "game_lock",
     "game_result_countersign",
     "game_result_set",
+    "game_spindle_choose",
     "officials_set",
     "pairing_job_create",
     "pairing_job_run",

@@ -13,8 +13,16 @@ from django.db import transaction
 from klinzha_site.errors import Conflict
 from tournaments.audit import Action, audit_append
 from tournaments.models import Game, Registration, Round, Tournament
-from tournaments.pairing import Pairing, pairing_check, spindle_seed_new
-from tournaments.selectors import pairing_players
+from tournaments.pairing import (
+    PLACEMENT_CAST,
+    Pairing,
+    pairing_check,
+    spindle_cast,
+    spindle_choice_check,
+    spindle_choice_default,
+    spindle_seed_new,
+)
+from tournaments.selectors import game_spindle, pairing_players
 from tournaments.services.common import (
     next_round_check,
     next_round_number,
@@ -22,6 +30,7 @@ from tournaments.services.common import (
     standings_bump,
     tournament_lock,
 )
+from tournaments.services.results import game_lock
 
 
 def _games_create(
@@ -38,19 +47,35 @@ def _games_create(
             kind=Game.Kind.GAME if second is not None else Game.Kind.BYE,
             first_id=first,
             second_id=second,
-            spindle_seed=spindle_seed_new(
-                slug=tournament.slug, round_number=round.number, board=board
-            )
-            if spindle and second is not None
-            else "",
         )
         for board, (first, second) in enumerate(pairings, start=1)
     ]
+    for game in games:
+        if spindle and game.second_id is not None:
+            _spindle_cast_apply(game, tournament)
     games += [
         Game(round=round, board=board, kind=Game.Kind.REQUESTED_BYE, first_id=pid)
         for board, pid in enumerate(requested_byes, start=len(games) + 1)
     ]
     Game.objects.bulk_create(games)
+
+
+def _spindle_cast_apply(game: Game, tournament: Tournament) -> None:
+    """Art. 2.3: a fresh seed, its cast between the paired combatants (the pairing's first
+    casts first), and who places first by the choice assumed until one is declared."""
+    game.spindle_seed = spindle_seed_new(
+        slug=tournament.slug, round_number=game.round.number, board=game.board
+    )
+    casters = (game.first_id, game.second_id)
+    cast = spindle_cast(game.spindle_seed, PLACEMENT_CAST)
+    choice = spindle_choice_default(
+        cast, booklet=tournament.ruleset == Tournament.Ruleset.ITALIAN_SOCIETY
+    )
+    game.spindle_caster_id = casters[0]
+    game.spindle_chooser_id = None if choice.chooser is None else casters[choice.chooser]
+    game.spindle_placement = choice.placement
+    game.first_id = casters[choice.first_placer]
+    game.second_id = casters[1 - choice.first_placer]
 
 
 @transaction.atomic
@@ -260,3 +285,67 @@ def round_pairings_edit(
         after={"pairings": [list(p) for p in pairings], "warnings": warnings},
     )
     return warnings
+
+
+@transaction.atomic
+def game_spindle_choose(*, game: Game, chooser: int, placement: str, user: Any = None) -> Game:
+    """Record the choice the combatants declared after the cast (Art. 2.3): `chooser` (a
+    player id: the option holder, or the other when granted the option) places `placement`
+    ("first" or "last"); the game's first placer follows. Only before the battle has a
+    record or a result."""
+    require_arbiter(user, game.round.tournament)
+    locked = game_lock(game)
+    tournament = locked.round.tournament
+    summary = game_spindle(locked)
+    if summary is None:
+        raise ValidationError(
+            {
+                "game": "no spindle was cast for this game: the event's placement order is "
+                f"{tournament.get_placement_order_display()} (Art. 2.3)"
+            }
+        )
+    if tournament.ruleset == Tournament.Ruleset.ITALIAN_SOCIETY:
+        raise ValidationError(
+            {
+                "chooser": "under the Italian society's rules the higher cast places first "
+                "(italian-society: placement): there is no choice to record"
+            }
+        )
+    casters: list[int] = summary["casters"]  # type: ignore[assignment]
+    if chooser not in casters:
+        raise ValidationError({"chooser": "the chooser must be one of the two combatants"})
+    try:
+        choice = spindle_choice_check(
+            spindle_cast(locked.spindle_seed, PLACEMENT_CAST),
+            chooser=casters.index(chooser),
+            placement=placement,
+        )
+    except ValueError as exc:
+        raise ValidationError({"placement": str(exc)}) from None
+    if locked.result or locked.first_color:
+        raise Conflict(
+            {
+                "game": "the battle has begun (a record or a result exists): the placement "
+                "order stands"
+            }
+        )
+    before = summary
+    locked.spindle_chooser_id = chooser
+    locked.spindle_placement = choice.placement
+    locked.first_id = casters[choice.first_placer]
+    locked.second_id = casters[1 - choice.first_placer]
+    locked.save(update_fields=["spindle_chooser", "spindle_placement", "first", "second"])
+    after = game_spindle(locked)
+    audit_append(
+        tournament=tournament,
+        user=user,
+        action=Action.SPINDLE_CHOICE,
+        obj=locked,
+        before={
+            "chooser": before["chooser"],
+            "choice": before["choice"],
+            "first_placer": before["first_placer"],
+        },
+        after={**(after or {}), "article": "2.3"},
+    )
+    return locked
