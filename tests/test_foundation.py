@@ -54,6 +54,7 @@ def test_production_passes_check_deploy():
         env={
             "DJANGO_SETTINGS_MODULE": "klinzha_site.settings.production",
             "DJANGO_SECRET_KEY": "x" * 20 + "-a-long-random-production-key-0123456789-abcdefg",
+            "KZ_AUDIT_KEY": "an-audit-key-of-its-own-0123456789",
             "DJANGO_ALLOWED_HOSTS": "klinzha.example",
         },
     )

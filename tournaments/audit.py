@@ -1,12 +1,16 @@
-"""The audit trail: append an entry chained by hash, and verify a tournament's chain."""
+"""The audit trail: append an entry chained by a keyed hash, publish the chain's head, verify."""
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 from django.db import transaction
 from django.utils import timezone
 
@@ -41,6 +45,22 @@ class Action(StrEnum):
     SPINDLE_CHOICE = "game.spindle_choice"
 
 
+def audit_keys() -> dict[str, bytes]:
+    """Every key the trail knows, by id: the current one (KZ_AUDIT_KEY, named KZ_AUDIT_KEY_ID)
+    and the retired ones (KZ_AUDIT_RETIRED_KEYS) that older entries were written with."""
+    keys = {str(k): str(v).encode("utf-8") for k, v in settings.KZ_AUDIT_RETIRED_KEYS.items()}
+    keys[settings.KZ_AUDIT_KEY_ID] = settings.KZ_AUDIT_KEY.encode("utf-8")
+    return keys
+
+
+def audit_key_current() -> tuple[str, bytes]:
+    """The id and secret new entries are hashed with; never the site's SECRET_KEY."""
+    key = settings.KZ_AUDIT_KEY
+    if not key or key == settings.SECRET_KEY:
+        raise ImproperlyConfigured("KZ_AUDIT_KEY must be set, and differ from SECRET_KEY")
+    return settings.KZ_AUDIT_KEY_ID, key.encode("utf-8")
+
+
 def entry_hash(
     *,
     prev_hash: str,
@@ -52,15 +72,47 @@ def entry_hash(
     before: Any,
     after: Any,
     created_at: str,
+    key: bytes | None = None,
 ) -> str:
+    """HMAC-SHA256 under `key` of an entry's fields; without a key the plain SHA-256 the
+    chains were written with before keyed hashes (kept to carry them over)."""
     body = json.dumps(
         [prev_hash, seq, actor, action, object_type, object_id, before, after, created_at],
         sort_keys=True,
         ensure_ascii=False,
         separators=(",", ":"),
         default=str,
+    ).encode("utf-8")
+    if key is None:
+        return hashlib.sha256(body).hexdigest()
+    return hmac.new(key, body, hashlib.sha256).hexdigest()
+
+
+def stored_entry_hash(e: AuditEntry, *, prev_hash: str, key: bytes | None) -> str:
+    """The hash of a stored entry's fields, following `prev_hash`."""
+    return entry_hash(
+        prev_hash=prev_hash,
+        seq=e.seq,
+        actor=e.actor,
+        action=e.action,
+        object_type=e.object_type,
+        object_id=e.object_id,
+        before=e.before,
+        after=e.after,
+        created_at=e.created_at.isoformat(),
+        key=key,
     )
-    return hashlib.sha256(body.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class AuditItem:
+    """One entry to append: what audit_append takes, for audit_append_many."""
+
+    action: Action
+    obj: Any = None
+    object_type: str = ""
+    before: Any = None
+    after: Any = None
 
 
 @transaction.atomic
@@ -75,68 +127,131 @@ def audit_append(
     after: Any = None,
 ) -> AuditEntry:
     """Log a change; entries of a tournament are serialised by locking its row."""
-    Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+    item = AuditItem(action=action, obj=obj, object_type=object_type, before=before, after=after)
+    return audit_append_many(tournament=tournament, user=user, items=[item])[0]
+
+
+@transaction.atomic
+def audit_append_many(
+    *, tournament: Tournament, user: Any, items: list[AuditItem]
+) -> list[AuditEntry]:
+    """Log several changes by one actor at once (a bulk upload's records): one lock, one
+    read of the head, one insert."""
+    # The tournament's row first, as every service locks it (FOR NO KEY UPDATE, as
+    # tournaments.services.common.tournament_lock does: this module sits below the services).
+    Tournament.objects.select_for_update(no_key=True).filter(pk=tournament.pk).first()
+    key_id, key = audit_key_current()
     last = AuditEntry.objects.filter(tournament=tournament).order_by("-seq").first()
-    seq = last.seq + 1 if last else 1
+    seq = last.seq if last else 0
     prev = last.hash if last else GENESIS
     actor = getattr(user, "username", "") if getattr(user, "is_authenticated", False) else ""
-    otype = object_type or (type(obj).__name__ if obj is not None else "")
-    oid = str(getattr(obj, "pk", "") or "")
     now = timezone.now()
-    before_j = json.loads(json.dumps(before, default=str)) if before is not None else None
-    after_j = json.loads(json.dumps(after, default=str)) if after is not None else None
-    digest = entry_hash(
-        prev_hash=prev,
-        seq=seq,
-        actor=actor,
-        action=str(action),
-        object_type=otype,
-        object_id=oid,
-        before=before_j,
-        after=after_j,
-        created_at=now.isoformat(),
-    )
-    entry = AuditEntry(
-        tournament=tournament,
-        seq=seq,
-        actor=actor,
-        action=str(action),
-        object_type=otype,
-        object_id=oid,
-        before=before_j,
-        after=after_j,
-        created_at=now,
-        prev_hash=prev,
-        hash=digest,
-    )
-    entry.save()
-    return entry
+    entries = []
+    for item in items:
+        seq += 1
+        obj = item.obj
+        otype = item.object_type or (type(obj).__name__ if obj is not None else "")
+        oid = str(getattr(obj, "pk", "") or "")
+        before, after = _as_json(item.before), _as_json(item.after)
+        digest = entry_hash(
+            prev_hash=prev,
+            seq=seq,
+            actor=actor,
+            action=str(item.action),
+            object_type=otype,
+            object_id=oid,
+            before=before,
+            after=after,
+            created_at=now.isoformat(),
+            key=key,
+        )
+        entries.append(
+            AuditEntry(
+                tournament=tournament,
+                seq=seq,
+                actor=actor,
+                action=str(item.action),
+                object_type=otype,
+                object_id=oid,
+                before=before,
+                after=after,
+                created_at=now,
+                prev_hash=prev,
+                hash=digest,
+                key_id=key_id,
+            )
+        )
+        prev = digest
+    return AuditEntry.objects.bulk_create(entries)
 
 
-def audit_verify(*, tournament: Tournament) -> tuple[bool, int, str]:
-    """(intact, entries checked, what is wrong) for a tournament's chain."""
+def _as_json(value: Any) -> Any:
+    """The value as it will be read back from the JSON column (dates as strings, tuples as
+    lists), so that the hash written is the hash recomputed."""
+    return json.loads(json.dumps(value, default=str)) if value is not None else None
+
+
+def audit_head(*, tournament: Tournament) -> dict[str, Any] | None:
+    """The chain's head to publish ({"seq", "hash"} of the last entry; None before any):
+    anyone who kept a copy can later show that entries were removed or rewritten."""
+    last = AuditEntry.objects.filter(tournament=tournament).order_by("-seq").first()
+    return {"seq": last.seq, "hash": last.hash} if last is not None else None
+
+
+def audit_head_parse(text: str) -> tuple[int, str]:
+    """A published head written SEQ:HASH (ValueError naming what is wrong)."""
+    seq, sep, digest = text.strip().partition(":")
+    if not sep or not seq.isascii() or not seq.isdigit():
+        raise ValueError("a head is written SEQ:HASH, e.g. 42:3f0c…")
+    digest = digest.lower()
+    if len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
+        raise ValueError("the head's hash is 64 hexadecimal digits")
+    return int(seq), digest
+
+
+def audit_verify(
+    *, tournament: Tournament, head: tuple[int, str] | None = None
+) -> tuple[bool, int, str]:
+    """(intact, entries checked, what is wrong) for a tournament's chain: each entry's keyed
+    hash, each link, no gap; with a published `head` (seq, hash) also that the chain still
+    reaches it unchanged, so that removing the newest entries or rewriting the chain with
+    fresh hashes shows."""
+    keys = audit_keys()
     prev = GENESIS
     expected_seq = 1
     count = 0
+    at_head = None
     for e in AuditEntry.objects.filter(tournament=tournament).order_by("seq").iterator():
         count += 1
         if e.seq != expected_seq:
             return False, count, f"entry {expected_seq} is missing (found {e.seq})"
         if e.prev_hash != prev:
             return False, count, f"entry {e.seq} does not follow entry {e.seq - 1}"
-        digest = entry_hash(
-            prev_hash=e.prev_hash,
-            seq=e.seq,
-            actor=e.actor,
-            action=e.action,
-            object_type=e.object_type,
-            object_id=e.object_id,
-            before=e.before,
-            after=e.after,
-            created_at=e.created_at.isoformat(),
-        )
-        if digest != e.hash:
+        if not e.key_id:
+            return False, count, f"entry {e.seq} has no keyed hash"
+        key = keys.get(e.key_id)
+        if key is None:
+            return (
+                False,
+                count,
+                f"entry {e.seq} was written with audit key {e.key_id!r}, which is not "
+                "configured (KZ_AUDIT_KEY or KZ_AUDIT_RETIRED_KEYS)",
+            )
+        if not hmac.compare_digest(stored_entry_hash(e, prev_hash=prev, key=key), e.hash):
             return False, count, f"entry {e.seq} was changed after it was written"
+        if head is not None and e.seq == head[0]:
+            at_head = e.hash
         prev = e.hash
         expected_seq += 1
+    if head is not None:
+        seq, digest = head
+        if at_head is None:
+            return (
+                False,
+                count,
+                f"the published head is entry {seq} but the chain ends at entry "
+                f"{expected_seq - 1}: entries were removed",
+            )
+        if not hmac.compare_digest(at_head, digest):
+            return False, count, f"entry {seq} differs from the published head: rewritten"
     return True, count, ""

@@ -9,7 +9,7 @@ from typing import IO, Any
 from django.core.exceptions import ValidationError
 
 from rules.points import format_points
-from tournaments.audit import audit_verify
+from tournaments.audit import audit_head, audit_head_parse, audit_verify
 from tournaments.demo import demo_load
 from tournaments.models import Tournament
 from tournaments.selectors import standings_compute
@@ -45,6 +45,13 @@ def register(subparsers: Any) -> None:
     sub_audit = p.add_subparsers(dest="audit_action", required=True)
     ver = sub_audit.add_parser("verify", help="check a tournament's hash chain")
     ver.add_argument("slug")
+    ver.add_argument(
+        "--head",
+        default=None,
+        metavar="SEQ:HASH",
+        help="a chain head published earlier (tournament page, API, crosstable.json): the "
+        "chain must still reach it unchanged",
+    )
     ver.add_argument("--json", action="store_true")
     ver.set_defaults(handler=handle_audit_verify)
 
@@ -151,9 +158,17 @@ def handle_audit_verify(options: dict[str, Any], stdout: IO[str], stderr: IO[str
     tournament = _tournament(options["slug"], stderr)
     if tournament is None:
         return 2
-    ok, count, problem = audit_verify(tournament=tournament)
+    head = None
+    if options.get("head"):
+        try:
+            head = audit_head_parse(options["head"])
+        except ValueError as exc:
+            stderr.write(f"--head: {exc}\n")
+            return 2
+    ok, count, problem = audit_verify(tournament=tournament, head=head)
     if options.get("json"):
-        stdout.write(json.dumps({"valid": ok, "entries": count, "problem": problem or None}) + "\n")
+        out = {"valid": ok, "entries": count, "problem": problem or None}
+        stdout.write(json.dumps({**out, "head": audit_head(tournament=tournament)}) + "\n")
     else:
         stdout.write(f"{count} entries: {'intact' if ok else 'TAMPERED: ' + problem}\n")
     return 0 if ok else 1

@@ -435,8 +435,8 @@ class Penalty(models.Model):
 
 
 class AuditEntry(models.Model):
-    """One change, chained to the previous entry of its tournament by SHA-256 so that
-    editing or removing an entry shows."""
+    """One change, chained to the previous entry of its tournament by a keyed hash
+    (HMAC-SHA256 under the audit key `key_id`) so that editing or removing an entry shows."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="audit")
     seq = models.PositiveIntegerField()
@@ -449,6 +449,9 @@ class AuditEntry(models.Model):
     created_at = models.DateTimeField()
     prev_hash = models.CharField(max_length=64)
     hash = models.CharField(max_length=64)
+    # Which audit key (KZ_AUDIT_KEY_ID) hashed the entry, so that keys can be rotated; empty
+    # for a plain SHA-256 written before keyed hashes, which no longer verifies.
+    key_id = models.CharField(max_length=32, blank=True, default="")
 
     class Meta:
         ordering = ["tournament", "seq"]

@@ -9,6 +9,7 @@ from typing import Any
 from django.core.cache import cache
 from django.db.models import Count, Prefetch, Q, QuerySet
 
+from tournaments.audit import audit_head
 from tournaments.models import (
     AuditEntry,
     ByeRequest,
@@ -311,6 +312,7 @@ def crosstable_json(*, tournament: Tournament) -> dict[str, Any]:
     table = crosstable_get(tournament=tournament)
     return {
         "tournament": tournament.slug,
+        "audit_head": audit_head(tournament=tournament),
         "rounds": table.rounds,
         "tiebreaks": list(table.tiebreaks),
         "legend": dict(CROSSTABLE_LEGEND),

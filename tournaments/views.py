@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from rules.points import format_points
 from tournaments import selectors
+from tournaments.audit import audit_head
 from tournaments.models import Player, Tournament
 
 TIEBREAK_LABELS = {
@@ -45,6 +46,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "t": t,
             "rounds": selectors.round_list(tournament=t),
             "players": selectors.entrants(tournament=t),
+            "audit_head": audit_head(tournament=t),
         },
     )
 

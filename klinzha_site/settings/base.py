@@ -173,3 +173,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
 }
+
+# The audit trail's keyed hashes (HMAC-SHA256): a key of its own, never SECRET_KEY. New
+# entries are hashed with KZ_AUDIT_KEY under the name KZ_AUDIT_KEY_ID; to rotate, move the
+# old pair into KZ_AUDIT_RETIRED_KEYS ("id=key,id=key") and set a new key with a new id: the
+# entries written before keep verifying with their key, new ones chain on under the new one.
+KZ_AUDIT_KEY_ID = env("KZ_AUDIT_KEY_ID", default="dev")
+KZ_AUDIT_KEY = env("KZ_AUDIT_KEY", default="insecure-development-audit-key")
+KZ_AUDIT_RETIRED_KEYS = env.dict("KZ_AUDIT_RETIRED_KEYS", default={})

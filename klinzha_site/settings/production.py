@@ -8,6 +8,11 @@ from klinzha_site.settings.base import env
 if not env("DJANGO_SECRET_KEY", default=""):
     raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set in production")
 SECRET_KEY = env("DJANGO_SECRET_KEY")
+# The audit trail's own key (see base.py): without it the chains would be keyed with a
+# development key anyone can read.
+if not env("KZ_AUDIT_KEY", default="") or env("KZ_AUDIT_KEY") == SECRET_KEY:
+    raise ImproperlyConfigured("KZ_AUDIT_KEY must be set in production, and differ from SECRET_KEY")
+KZ_AUDIT_KEY = env("KZ_AUDIT_KEY")
 DEBUG = False
 SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 
 from tests.tournaments.services.factories import event_make, officials_make
-from tournaments.audit import GENESIS, Action, audit_append, audit_verify, entry_hash
+from tournaments.audit import GENESIS, Action, audit_append, audit_keys, audit_verify, entry_hash
 from tournaments.models import AuditEntry, Tournament
 
 HASH_FIELDS = {
@@ -44,6 +44,7 @@ def recomputed(e: AuditEntry) -> str:
         before=e.before,
         after=e.after,
         created_at=e.created_at.isoformat(),
+        key=audit_keys()[e.key_id],
     )
 
 

@@ -139,3 +139,66 @@ def test_registrations_keep_their_rating_and_unpaired_events_are_seeded_by_it() 
     kept = regs.filter(tournament__slug="running").order_by("start_rank")
     assert [r.player.name for r in kept] == ["Low", "High"]
     _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_audit_chains_are_carried_over_to_keyed_hashes() -> None:
+    """Intact plain SHA-256 chains are hashed again with the audit key and verify; a chain
+    broken before the migration stays broken where it was; and back."""
+    from datetime import UTC, datetime
+
+    from tournaments.audit import GENESIS, audit_verify, entry_hash
+    from tournaments.models import Tournament as CurrentTournament
+
+    before = [("tournaments", "0011_italian_spindle")]
+    old = _migrate(before).loader.project_state(before).apps
+    Tournament = old.get_model("tournaments", "Tournament")
+    Entry = old.get_model("tournaments", "AuditEntry")
+    intact = Tournament.objects.create(name="I", slug="intact", start_date=date(2026, 1, 1))
+    broken = Tournament.objects.create(name="B", slug="broken", start_date=date(2026, 1, 1))
+    at = datetime(2026, 1, 1, 10, 0, tzinfo=UTC)
+    for t in (intact, broken):
+        prev = GENESIS
+        for seq in (1, 2, 3):
+            fields = {
+                "seq": seq,
+                "actor": "arbiter",
+                "action": "result",
+                "object_type": "Game",
+                "object_id": str(seq),
+                "before": None,
+                "after": {"n": seq},
+            }
+            digest = entry_hash(prev_hash=prev, created_at=at.isoformat(), **fields)
+            Entry.objects.create(tournament=t, created_at=at, prev_hash=prev, hash=digest, **fields)
+            prev = digest
+    Entry.objects.filter(tournament=broken, seq=2).update(after={"n": 99})
+    old_hashes = dict(Entry.objects.values_list("pk", "hash"))
+
+    after = [("tournaments", "0012_audit_chain")]
+    new = _migrate(after).loader.project_state(after).apps
+    rows = new.get_model("tournaments", "AuditEntry").objects
+    assert all(
+        r.key_id == "dev" and r.hash != old_hashes[r.pk]
+        for r in rows.filter(tournament_id=intact.pk)
+    )
+    assert [r.key_id for r in rows.filter(tournament_id=broken.pk).order_by("seq")] == [
+        "dev",
+        "",
+        "",
+    ]
+
+    _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+    assert audit_verify(tournament=CurrentTournament.objects.get(pk=intact.pk)) == (True, 3, "")
+    assert audit_verify(tournament=CurrentTournament.objects.get(pk=broken.pk)) == (
+        False,
+        2,
+        "entry 2 does not follow entry 1",
+    )
+
+    back = _migrate(before).loader.project_state(before).apps
+    restored = back.get_model("tournaments", "AuditEntry").objects.filter(tournament_id=intact.pk)
+    assert {r.pk: r.hash for r in restored} == {
+        pk: h for pk, h in old_hashes.items() if pk in {r.pk for r in restored}
+    }
+    _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())

@@ -6,8 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from tournaments.audit import audit_head
 from tournaments.models import (
     AuditEntry,
     Club,
@@ -37,7 +39,17 @@ class PlayerSerializer(serializers.ModelSerializer):
         fields = ["id", "name", "club", "federation", "rating"]
 
 
+class AuditHeadSerializer(serializers.Serializer):
+    """The audit chain's published head: keep it to check the trail later (kz audit verify
+    SLUG --head SEQ:HASH)."""
+
+    seq = serializers.IntegerField()
+    hash = serializers.CharField()
+
+
 class TournamentSerializer(serializers.ModelSerializer):
+    audit_head = serializers.SerializerMethodField()
+
     class Meta:
         model = Tournament
         # Every setting tournament_update accepts, so that the API can read and change each
@@ -47,7 +59,12 @@ class TournamentSerializer(serializers.ModelSerializer):
             "name",
             "slug",
             *(setting for setting in SETTINGS if setting != "name"),
+            "audit_head",
         ]
+
+    @extend_schema_field(AuditHeadSerializer(allow_null=True))
+    def get_audit_head(self, obj: Tournament) -> dict[str, Any] | None:
+        return audit_head(tournament=obj)
 
 
 class GameSerializer(serializers.ModelSerializer):

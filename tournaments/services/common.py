@@ -31,8 +31,10 @@ def require_official(user: Any) -> None:
 def tournament_lock(tournament_id: int) -> Tournament:
     """Lock the tournament's row: the first lock every service that changes its rounds,
     games, results or audit trail takes, so that they all queue in one order (tournament,
-    then round or game, then records)."""
-    return Tournament.objects.select_for_update().get(pk=tournament_id)
+    then round or game, then records). FOR NO KEY UPDATE: it still queues the services
+    one by one, but does not wait for (nor block) the key-share locks PostgreSQL takes on
+    the row while another transaction inserts a record or audit entry that refers to it."""
+    return Tournament.objects.select_for_update(no_key=True).get(pk=tournament_id)
 
 
 def acting_account(user: Any) -> Any:

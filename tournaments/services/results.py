@@ -24,7 +24,7 @@ def game_lock(game: Game) -> Game:
     tournament_id = Game.objects.values_list("round__tournament_id", flat=True).get(pk=game.pk)
     tournament_lock(tournament_id)
     return (
-        Game.objects.select_for_update(of=("self",))
+        Game.objects.select_for_update(of=("self",), no_key=True)
         .select_related("round__tournament")
         .get(pk=game.pk)
     )
