@@ -105,12 +105,20 @@ def irregularity(request: HttpRequest, t: Tournament) -> HttpResponse:
     if not game_id.isdigit():
         raise ValidationError({"game": "choose a game"})
     game = _game(t, int(game_id))
-    ruling = services.irregularity_declare(
-        game=game,
-        kind=request.POST.get("kind", ""),
-        reason=request.POST.get("reason", ""),
-        user=request.user,
-    )
+    if request.POST.get("kind") == Irregularity.Kind.CORRECTION:
+        ruling = services.record_correction_rule(
+            game=game,
+            raw=request.POST.get("text", "").encode("utf-8"),
+            reason=request.POST.get("reason", ""),
+            user=request.user,
+        )
+    else:
+        ruling = services.irregularity_declare(
+            game=game,
+            kind=request.POST.get("kind", ""),
+            reason=request.POST.get("reason", ""),
+            user=request.user,
+        )
     messages.success(request, f"board {game.board}: {ruling.get_kind_display()}")
     return redirect(round_url(t, game.round.number))
 

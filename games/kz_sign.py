@@ -16,6 +16,9 @@ from games.signing import (
 )
 from rules.errors import RulesError
 
+# What `kz bundle export` writes next to the bundles (games.kz_bundle; no Django here).
+MANIFEST = "manifest.json"
+
 
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser("keygen", help="make an Ed25519 key pair")
@@ -28,8 +31,14 @@ def register(subparsers: Any) -> None:
     p.add_argument("--role", default="", help="green, gold or arbiter")
     p.add_argument("--out", default=None, help="signature file (default FILE.sig)")
     p.set_defaults(handler=handle_sign)
-    p = subparsers.add_parser("verify", help="verify signatures of a record, or a bundle")
-    p.add_argument("path", metavar="FILE", help="a record, or a signed-record bundle (.json)")
+    p = subparsers.add_parser(
+        "verify", help="verify signatures of a record, a bundle, or a `kz bundle export` folder"
+    )
+    p.add_argument(
+        "path",
+        metavar="FILE",
+        help="a record, a signed-record bundle (.json), or a folder written by kz bundle export",
+    )
     p.add_argument("signatures", nargs="*", metavar="SIG")
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=handle_verify)
@@ -63,6 +72,8 @@ def handle_sign(options: dict[str, Any], stdout: IO[str], stderr: IO[str]) -> in
 
 def handle_verify(options: dict[str, Any], stdout: IO[str], stderr: IO[str]) -> int:
     path = Path(options["path"])
+    if path.is_dir():
+        return handle_verify_folder(path, options, stdout, stderr)
     try:
         text = path.read_text(encoding="utf-8")
         if text.lstrip().startswith("{"):
@@ -93,3 +104,87 @@ def handle_verify(options: dict[str, Any], stdout: IO[str], stderr: IO[str]) -> 
             who = s.signer or s.public_key[:12]
             stdout.write(f"{'valid' if ok else 'INVALID'}: {who} {s.role}\n".rstrip() + "\n")
     return 0 if all(ok for _, ok in results) else 1
+
+
+def _check(record_text: str, sig: Signature, keys: dict[str, Any] | None) -> str | None:
+    """Why a signature of an exported bundle fails, or None when it holds."""
+    try:
+        if not verify_record(record_text, sig):
+            return "does not sign this record"
+    except ValueError as exc:
+        return str(exc)
+    if keys is not None and sig.public_key not in keys.get(sig.signer, []):
+        return f"the key is not one {sig.signer or 'the signer'} registered"
+    return None
+
+
+def verify_folder(path: Path) -> tuple[dict[str, Any], int]:
+    """Check every bundle of a `kz bundle export` folder offline against its manifest: each
+    signature against its record and public key, each key among those its signer registered,
+    every file listed with its number of signatures. (report, exit status 0/1/2)"""
+    try:
+        manifest = json.loads((path / MANIFEST).read_text(encoding="utf-8"))
+        listed = {r["file"]: r for r in manifest["records"]}
+        keys = manifest["keys"]
+        if not isinstance(keys, dict):
+            raise TypeError
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, RecursionError):
+        return {"valid": False, "error": f"{path / MANIFEST} is not a bundle's manifest"}, 2
+    problems = [
+        f"{name}: listed in the manifest but missing"
+        for name in listed
+        if not (path / name).is_file()
+    ]
+    records = []
+    for file in sorted(p for p in path.glob("*.json") if p.name != MANIFEST):
+        entry: dict[str, Any] = {"file": file.name, "signatures": []}
+        records.append(entry)
+        try:
+            record_text, sigs = read_bundle(file.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, SignatureError) as exc:
+            problems.append(f"{file.name}: {exc}")
+            continue
+        if file.name not in listed:
+            problems.append(f"{file.name}: not in the manifest")
+        elif listed[file.name].get("signatures") != len(sigs):
+            problems.append(
+                f"{file.name}: the manifest lists {listed[file.name].get('signatures')} "
+                f"signatures, the file has {len(sigs)}"
+            )
+        for sig in sigs:
+            why = _check(record_text, sig, keys)
+            entry["signatures"].append({**sig.as_dict(), "valid": why is None, "why": why})
+    failed = problems or any(not s["valid"] for r in records for s in r["signatures"])
+    report = {"valid": not failed, "records": records, "problems": problems}
+    return report, 1 if failed else 0
+
+
+def handle_verify_folder(
+    path: Path, options: dict[str, Any], stdout: IO[str], stderr: IO[str]
+) -> int:
+    report, status = verify_folder(path)
+    if status == 2:
+        stderr.write(report["error"] + "\n")
+        return 2
+    if options.get("json"):
+        stdout.write(json.dumps(report, ensure_ascii=False) + "\n")
+        return status
+    held = failed = unsigned = 0
+    for rec in report["records"]:
+        if not rec["signatures"]:
+            unsigned += 1
+        for s in rec["signatures"]:
+            who = f"{s['signer'] or s['public_key'][:12]} {s['role']}".strip()
+            if s["valid"]:
+                held += 1
+                stdout.write(f"{rec['file']}: valid: {who}\n")
+            else:
+                failed += 1
+                stdout.write(f"{rec['file']}: INVALID: {who} ({s['why']})\n")
+    for problem in report["problems"]:
+        stdout.write(f"PROBLEM: {problem}\n")
+    stdout.write(
+        f"{held} signatures hold, {failed} fail, {len(report['problems'])} problems; "
+        f"{unsigned} of {len(report['records'])} records unsigned\n"
+    )
+    return status

@@ -20,6 +20,7 @@ class RecordSubmission(models.Model):
         API = "api", _("API")
         BULK = "bulk", _("Bulk upload")
         ARBITER = "arbiter", _("Restored by the arbiter")
+        RULING = "ruling", _("Corrected by the arbiter's ruling (Art. 7)")
 
     class Status(models.TextChoices):
         QUEUED = "queued", _("Waiting for validation")
@@ -145,8 +146,11 @@ class Irregularity(models.Model):
         NEW_BATTLE = "new_battle", _("7.1 Illegal placement: a new battle")
         RESTORE = "restore", _("7.3 Restored to the last legal position")
         DRAW = "draw", _("7.3 No legal position can be restored: drawn")
+        # A record signed by both combatants (Art. 8.2) is final: only this ruling, with its
+        # reason and the corrected record, gives it a new version.
+        CORRECTION = "correction", _("7 The signed record corrected by the arbiter")
 
-    ARTICLES = {"new_battle": "7.1", "restore": "7.3", "draw": "7.3"}
+    ARTICLES = {"new_battle": "7.1", "restore": "7.3", "draw": "7.3", "correction": "7"}
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="irregularities")
     kind = models.CharField(max_length=12, choices=Kind.choices)

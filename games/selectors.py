@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
-from django.db.models import Prefetch
+from django.db.models import Prefetch, Q
 
-from games.models import RecordSubmission
+from games.models import Irregularity, RecordSignature, RecordSubmission, SigningKey
 from rules.clock import Adjustment
 from rules.engines import new_position
 from rules.errors import RecordError, RulesError
@@ -17,7 +18,7 @@ from rules.position import Move, Position
 from rules.record import first_placer_name, read_record
 from rules.validate import rules_from_tags
 from tournaments.italian import game_variants
-from tournaments.models import Colour, Game, Penalty, Round, colour_other
+from tournaments.models import Colour, Game, Penalty, Round, Tournament, colour_other
 from tournaments.selectors import game_is_final
 
 
@@ -162,3 +163,55 @@ def console_rows(*, round: Round) -> list[ConsoleRow]:
             )
         )
     return rows
+
+
+def record_final(*, game: Game) -> RecordSubmission | None:
+    """The version signed by both combatants that makes the game's record final (Art. 8.2),
+    or None. Only the latest version can be signed, so every later version is an arbiter's
+    ruling; a ruling that reopens the battle (7.1 a new battle, 7.3 restored to go on) from
+    that version or a later one lets the combatants record it again."""
+    signed = game.submissions.filter(locked=True).order_by("-version", "-id").first()
+    if signed is None:
+        return None
+    reopened = game.irregularities.filter(
+        kind__in=[Irregularity.Kind.NEW_BATTLE, Irregularity.Kind.RESTORE],
+        from_submission__version__gte=signed.version,
+    )
+    return None if reopened.exists() else signed
+
+
+def game_signatures(*, game: Game) -> list[RecordSignature]:
+    """Every signature of every version of a game's record, oldest version first."""
+    return list(
+        RecordSignature.objects.filter(submission__game=game)
+        .select_related("submission", "signer")
+        .order_by("submission__version", "submission_id", "created_at", "id")
+    )
+
+
+def tournament_records(*, tournament: Tournament) -> list[RecordSubmission]:
+    """Every record of a tournament (each version; those no game was found for too) with its
+    game and signatures, in round, board and version order (for the signed-record export)."""
+    return list(
+        RecordSubmission.objects.filter(
+            Q(game__round__tournament=tournament) | Q(tournament=tournament)
+        )
+        .distinct()
+        .select_related("game__round", "game__first", "game__second")
+        .prefetch_related(
+            Prefetch(
+                "signatures",
+                queryset=RecordSignature.objects.select_related("signer").order_by("role"),
+            )
+        )
+        .order_by("game__round__number", "game__board", "version", "id")
+    )
+
+
+def signing_keys_of(*, users: list[Any]) -> dict[str, list[str]]:
+    """The public keys each of these accounts registered, by user name."""
+    keys: dict[str, list[str]] = {}
+    rows = SigningKey.objects.filter(user__in=users).select_related("user").order_by("id")
+    for key in rows:
+        keys.setdefault(key.user.get_username(), []).append(key.public_key)
+    return keys

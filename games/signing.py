@@ -8,7 +8,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from cryptography.exceptions import InvalidSignature
+from cryptography.exceptions import InvalidSignature, UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
@@ -60,13 +60,19 @@ def load_private_key(pem: str) -> Ed25519PrivateKey:
     return key
 
 
+# A PEM Ed25519 public key is 113 characters; anything much longer is not a key.
+MAX_PUBLIC_KEY_CHARS = 1000
+
+
 def load_public_key(text: str) -> Ed25519PublicKey:
     """A public key as base64 raw bytes (what browsers export from WebCrypto) or PEM."""
     text = text.strip()
+    if len(text) > MAX_PUBLIC_KEY_CHARS:
+        raise SignatureError(f"a public key is at most {MAX_PUBLIC_KEY_CHARS} characters")
     if text.startswith("-----BEGIN"):
         try:
             key = serialization.load_pem_public_key(text.encode("ascii"))
-        except ValueError:
+        except (ValueError, UnsupportedAlgorithm):
             raise SignatureError("not a PEM public key") from None
         if not isinstance(key, Ed25519PublicKey):
             raise SignatureError("not an Ed25519 key")
@@ -75,6 +81,12 @@ def load_public_key(text: str) -> Ed25519PublicKey:
     if len(raw) != 32:
         raise SignatureError("an Ed25519 public key has 32 bytes")
     return Ed25519PublicKey.from_public_bytes(raw)
+
+
+def public_key_canonical(text: str) -> str:
+    """One spelling per key (base64 of its 32 raw bytes), whether it came as PEM or raw: what
+    is stored, compared and handed to browsers (WebCrypto imports it as "raw")."""
+    return public_key_text(load_public_key(text))
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,12 +137,16 @@ def verify_record(record_text: str, signature: Signature) -> bool:
     return True
 
 
-def bundle(record_text: str, signatures: list[Signature]) -> str:
-    """An export bundle: the record, its signatures and public keys, as JSON."""
+def bundle(
+    record_text: str, signatures: list[Signature], meta: dict[str, Any] | None = None
+) -> str:
+    """An export bundle: the record, its signatures and public keys, as JSON; `meta` says
+    which game and version it is (read by people, not by the verification)."""
     return (
         json.dumps(
             {
                 "format": "kz-signed-record/1",
+                **(meta or {}),
                 "record": write_record(read_record(record_text)),
                 "signatures": [s.as_dict() for s in signatures],
             },
@@ -145,5 +161,5 @@ def read_bundle(text: str) -> tuple[str, list[Signature]]:
     try:
         data = json.loads(text)
         return str(data["record"]), [Signature.from_dict(s) for s in data["signatures"]]
-    except (ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError, RecursionError):
         raise SignatureError("not a signed-record bundle") from None

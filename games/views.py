@@ -15,7 +15,8 @@ from django.utils.dateparse import parse_datetime
 from django.views.decorators.http import require_POST
 
 from games import selectors, services
-from games.models import ClockAdjustment, RecordSubmission
+from games.models import ClockAdjustment, Irregularity, RecordSubmission
+from klinzha_site.errors import Conflict
 from rules.posstring import position_to_string
 from rules.record import read_record, write_record
 from rules.svg import render_svg
@@ -41,8 +42,31 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "plies": plies,
             "versions": game.submissions.all(),
             "clock_articles": ClockAdjustment.ARTICLES,
+            **_signatures_context(game),
         },
     )
+
+
+def _signatures_context(game: Game) -> dict[str, Any]:
+    """What the signatures section shows: each signed version with its signatures (checked
+    in the browser by verify.js), the version that made the record final, and the rulings
+    that corrected it."""
+    signed: dict[int, list[Any]] = {}
+    for sig in selectors.game_signatures(game=game):
+        signed.setdefault(sig.submission_id, []).append(sig)
+    return {
+        "signed_versions": [
+            (subs[0].submission, subs) for subs in sorted(signed.values(), key=_version_of)
+        ],
+        "record_final": selectors.record_final(game=game),
+        "corrections": game.irregularities.filter(kind=Irregularity.Kind.CORRECTION)
+        .select_related("from_submission", "new_submission")
+        .order_by("created_at", "id"),
+    }
+
+
+def _version_of(sigs: list[Any]) -> int:
+    return int(sigs[0].submission.version)
 
 
 @require_POST
@@ -61,6 +85,8 @@ def game_submit(request: HttpRequest, pk: int) -> HttpResponse:
         )
     except PermissionDenied:
         return HttpResponse("only the game's combatants and arbiters submit its record", status=403)
+    except Conflict as exc:
+        return HttpResponse("; ".join(exc.messages), status=409)
     except ValidationError as exc:
         return HttpResponseBadRequest("; ".join(exc.messages))
     return redirect("games:detail", pk=game.pk)
@@ -128,7 +154,8 @@ def game_canonical(request: HttpRequest, pk: int) -> HttpResponse:
 def _json_body(request: HttpRequest) -> dict[str, Any] | None:
     try:
         data = json.loads(request.body or b"{}")
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        # RecursionError: JSON nested too deep for the parser is bad input, not a crash.
         return None
     return data if isinstance(data, dict) else None
 
@@ -141,7 +168,9 @@ def key_register(request: HttpRequest) -> JsonResponse:
         return JsonResponse({"error": {"body": ["a JSON object is expected"]}}, status=400)
     try:
         key = services.signing_key_register(
-            user=request.user, public_key=str(data.get("public_key", ""))
+            user=request.user,
+            public_key=str(data.get("public_key", "")),
+            label=str(data.get("label", "")),
         )
     except ValidationError as exc:
         return JsonResponse({"error": exc.message_dict}, status=400)
@@ -153,9 +182,11 @@ def key_register(request: HttpRequest) -> JsonResponse:
 def game_sign(request: HttpRequest, pk: int) -> JsonResponse:
     game = _game(pk)
     data = _json_body(request)
-    if data is None or not str(data.get("submission", "")).isdigit():
+    submission = str(data.get("submission", "")) if data is not None else ""
+    # ASCII digits only ("²" is a digit to str.isdigit but not to int), and an id's length.
+    if not (submission.isascii() and submission.isdigit() and len(submission) < 19):
         return JsonResponse({"error": {"submission": ["a submission id is expected"]}}, status=400)
-    sub = get_object_or_404(game.submissions, pk=int(data["submission"]))
+    sub = get_object_or_404(game.submissions, pk=int(submission))
     try:
         sig = services.signature_add(
             submission=sub,
@@ -163,6 +194,8 @@ def game_sign(request: HttpRequest, pk: int) -> JsonResponse:
             public_key=str(data.get("public_key", "")),
             signature=str(data.get("signature", "")),
         )
+    except Conflict as exc:
+        return JsonResponse({"error": exc.message_dict}, status=409)
     except ValidationError as exc:
         return JsonResponse({"error": exc.message_dict}, status=400)
     except PermissionDenied as exc:

@@ -2,7 +2,7 @@
 
 from rest_framework.routers import DefaultRouter
 
-from games.api.views import GameViewSet, RecordViewSet, TournamentViewSet
+from games.api.views import GameViewSet, RecordViewSet, SigningKeyViewSet, TournamentViewSet
 from tournaments.api.views import ClubViewSet, PlayerViewSet
 
 router = DefaultRouter()
@@ -11,4 +11,5 @@ router.register("players", PlayerViewSet)
 router.register("clubs", ClubViewSet)
 router.register("games", GameViewSet)
 router.register("records", RecordViewSet)
+router.register("signing-keys", SigningKeyViewSet, basename="signing-key")
 urlpatterns = router.urls

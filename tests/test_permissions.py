@@ -302,6 +302,22 @@ ENDPOINTS: list[tuple[str, Call, set[str]]] = [
         ARBITERS,
     ),
     (
+        "api correction",
+        api_post(
+            "/api/games/{w.game.pk}/irregularities/",
+            {"kind": "correction", "reason": "x", "text": '[Event "y"]\n\n'},
+        ),
+        ARBITERS,
+    ),
+    (
+        "api sign",
+        api_post(
+            "/api/records/{w.submission.pk}/signatures/", {"public_key": "k", "signature": "s"}
+        ),
+        ARBITERS | {"player"},
+    ),
+    ("api key", api_post("/api/signing-keys/", {"public_key": "nonsense"}), SIGNED_IN),
+    (
         "arbiter irregularity",
         page_post(
             A + "/irregularities/", lambda w: {"game": w.game.pk, "kind": "draw", "reason": "x"}

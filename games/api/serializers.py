@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from games.models import Irregularity, RecordSubmission
+from games.models import Irregularity, RecordSignature, RecordSubmission, SigningKey
 from games.services import MAX_RECORD_BYTES
 
 
@@ -12,7 +12,38 @@ class RecordInSerializer(serializers.Serializer):
     text = serializers.CharField(max_length=MAX_RECORD_BYTES, trim_whitespace=False)
 
 
+class SignatureSerializer(serializers.ModelSerializer):
+    """A signature (Art. 8.2) with what checks it: the signed text is the record's canonical
+    form (GET /g/{game}/canonical.txt?submission={record}), the key raw Ed25519 in base64."""
+
+    record = serializers.IntegerField(source="submission_id", read_only=True)
+    version = serializers.IntegerField(source="submission.version", read_only=True)
+    signer = serializers.CharField(source="signer.username", read_only=True, allow_null=True)
+
+    class Meta:
+        model = RecordSignature
+        fields = ["record", "version", "role", "signer", "public_key", "signature", "created_at"]
+        read_only_fields = fields
+
+
+class SignatureInSerializer(serializers.Serializer):
+    public_key = serializers.CharField(max_length=1000, help_text="raw base64 or PEM")
+    signature = serializers.CharField(max_length=200, help_text="base64 Ed25519 signature")
+
+
+class SigningKeySerializer(serializers.ModelSerializer):
+    public_key = serializers.CharField(max_length=1000, help_text="raw base64 or PEM")
+    label = serializers.CharField(max_length=80, required=False, allow_blank=True, default="")
+
+    class Meta:
+        model = SigningKey
+        fields = ["id", "public_key", "label", "created_at"]
+        read_only_fields = ["id", "created_at"]
+
+
 class RecordSerializer(serializers.ModelSerializer):
+    signatures = SignatureSerializer(many=True, read_only=True)
+
     class Meta:
         model = RecordSubmission
         fields = [
@@ -33,6 +64,7 @@ class RecordSerializer(serializers.ModelSerializer):
             "result_tag",
             "clock",
             "locked",
+            "signatures",
         ]
         read_only_fields = fields
 
@@ -47,6 +79,12 @@ MAX_UPLOAD_BYTES = 200 * 2**20
 class IrregularitySerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=Irregularity.Kind.choices)
     reason = serializers.CharField(max_length=2000)
+    text = serializers.CharField(
+        max_length=MAX_RECORD_BYTES,
+        required=False,
+        trim_whitespace=False,
+        help_text="kind correction: the corrected record, stored as the next version",
+    )
 
 
 class TimeoutSerializer(serializers.Serializer):

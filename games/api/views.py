@@ -4,6 +4,8 @@ time-out), on the same paths."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, status, viewsets
 from rest_framework.decorators import action
@@ -12,23 +14,72 @@ from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games import services
+from games import selectors, services
 from games.api.serializers import (
     IrregularitySerializer,
     RecordInSerializer,
     RecordSerializer,
+    SignatureInSerializer,
+    SignatureSerializer,
+    SigningKeySerializer,
     TimeoutSerializer,
     UploadSerializer,
 )
-from games.models import RecordSubmission
+from games.models import Irregularity, RecordSubmission, SigningKey
 from rules.position import KIND_NAMES
 from tournaments.api import views as tournament_views
 from tournaments.models import Game
 
 
 class RecordViewSet(viewsets.ReadOnlyModelViewSet):
-    queryset = RecordSubmission.objects.all()
+    queryset = RecordSubmission.objects.prefetch_related("signatures__signer")
     serializer_class = RecordSerializer
+
+    @extend_schema(methods=["GET"], request=None, responses={200: SignatureSerializer(many=True)})
+    @extend_schema(
+        methods=["POST"], request=SignatureInSerializer, responses={201: SignatureSerializer}
+    )
+    @action(detail=True, methods=["get", "post"], pagination_class=None)
+    def signatures(self, request: Request, pk: str | None = None) -> Response:
+        """The record's signatures (Art. 8.2); POST: a combatant or the arbiter signs it with
+        a registered key (both combatants make it final; a signature given is not replaced)."""
+        sub = self.get_object()
+        if request.method == "GET":
+            sigs = sub.signatures.select_related("signer", "submission").order_by("created_at")
+            return Response(SignatureSerializer(sigs, many=True).data)
+        data = SignatureInSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        sig = services.signature_add(
+            submission=sub,
+            user=request.user,
+            public_key=data.validated_data["public_key"],
+            signature=data.validated_data["signature"],
+        )
+        return Response(SignatureSerializer(sig).data, status=status.HTTP_201_CREATED)
+
+
+class SigningKeyViewSet(viewsets.GenericViewSet):
+    """The signed-in user's public keys for signing records (Ed25519, raw base64 or PEM)."""
+
+    serializer_class = SigningKeySerializer
+    permission_classes = [permissions.IsAuthenticated]
+    pagination_class = None
+
+    def get_queryset(self) -> Any:
+        return SigningKey.objects.filter(user=self.request.user).order_by("id")
+
+    def list(self, request: Request) -> Response:
+        return Response(SigningKeySerializer(self.get_queryset(), many=True).data)
+
+    def create(self, request: Request) -> Response:
+        data = SigningKeySerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        key = services.signing_key_register(
+            user=request.user,
+            public_key=data.validated_data["public_key"],
+            label=data.validated_data.get("label", ""),
+        )
+        return Response(SigningKeySerializer(key).data, status=status.HTTP_201_CREATED)
 
 
 class TournamentViewSet(tournament_views.TournamentViewSet):
@@ -69,6 +120,13 @@ class GameViewSet(tournament_views.GameViewSet):
         sub.refresh_from_db()
         return Response(RecordSerializer(sub).data, status=status.HTTP_201_CREATED)
 
+    @extend_schema(request=None, responses={200: SignatureSerializer(many=True)})
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def signatures(self, request: Request, pk: str | None = None) -> Response:
+        """Every signature of every version of the game's record (Art. 8.2)."""
+        game = self.get_object()
+        return Response(SignatureSerializer(selectors.game_signatures(game=game), many=True).data)
+
     @extend_schema(request=IrregularitySerializer, responses={201: None})
     @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
     def irregularities(self, request: Request, pk: str | None = None) -> Response:
@@ -76,12 +134,21 @@ class GameViewSet(tournament_views.GameViewSet):
         game = get_object_or_404(Game, pk=pk)
         data = IrregularitySerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        irregularity = services.irregularity_declare(
-            game=game,
-            kind=data.validated_data["kind"],
-            reason=data.validated_data["reason"],
-            user=request.user,
-        )
+        if data.validated_data["kind"] == Irregularity.Kind.CORRECTION:
+            # the one way to a new version of a record both combatants signed (Art. 8.2)
+            irregularity = services.record_correction_rule(
+                game=game,
+                raw=data.validated_data.get("text", "").encode("utf-8"),
+                reason=data.validated_data["reason"],
+                user=request.user,
+            )
+        else:
+            irregularity = services.irregularity_declare(
+                game=game,
+                kind=data.validated_data["kind"],
+                reason=data.validated_data["reason"],
+                user=request.user,
+            )
         game.refresh_from_db()
         return Response(
             {

@@ -20,7 +20,12 @@ from games.services.records import (
     submission_validate_many,
     verdict_compute,
 )
-from games.services.rulings import game_result_confirm, game_timeout_decide, irregularity_declare
+from games.services.rulings import (
+    game_result_confirm,
+    game_timeout_decide,
+    irregularity_declare,
+    record_correction_rule,
+)
 from games.services.signatures import signature_add, signing_key_register
 
 __all__ = [
@@ -36,6 +41,7 @@ __all__ = [
     "latecomers_record",
     "penalty_clock_effect_apply",
     "record_correction_create",
+    "record_correction_rule",
     "signature_add",
     "signing_key_register",
     "submission_create",

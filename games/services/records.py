@@ -13,7 +13,14 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.models import RecordSubmission
-from games.selectors import Expected, clock_adjustments, game_rules_expected, tags_first_colour
+from games.selectors import (
+    Expected,
+    clock_adjustments,
+    game_rules_expected,
+    record_final,
+    tags_first_colour,
+)
+from klinzha_site.errors import Conflict
 from klinzha_site.tasking import task_send
 from rules.clock import Adjustment, adjudicate
 from rules.errors import RecordError, RulesError
@@ -56,14 +63,20 @@ def submission_create(
     tournament: Tournament | None = None,
     enqueue: bool = True,
     match_note: str = "",
+    ruling: bool = False,
 ) -> RecordSubmission:
     """Store a record exactly as it came, then queue its validation once committed (unless
-    the caller queues a batch itself). `match_note` says how a bulk upload found its game."""
+    the caller queues a batch itself). `match_note` says how a bulk upload found its game.
+    Once both combatants signed (Art. 8.2) only an arbiter's ruling (games.services.rulings,
+    `ruling=True`) adds a version."""
     record_size_check(raw)
     if game is not None:
         if user is not None and not _can_submit(user, game):
             raise PermissionDenied("only the game's combatants and arbiters submit its record")
         game_lock(game)
+        final = None if ruling else record_final(game=game)
+        if final is not None:
+            raise Conflict({"record": record_final_message(final)})
         last = game.submissions.order_by("-version").first()
         version = last.version + 1 if last else 1
         tournament = game.round.tournament
@@ -96,6 +109,14 @@ def submission_create(
     if enqueue:
         transaction.on_commit(lambda: submission_enqueue(submission_id=sub.pk))
     return sub
+
+
+def record_final_message(final: RecordSubmission) -> str:
+    return (
+        f"record v{final.version} of this game is signed by both combatants and final "
+        "(Art. 8.2): a new version only comes from an arbiter's ruling (Art. 7) with its "
+        f"reason: kind 'correction' at /api/games/{final.game_id}/irregularities/"
+    )
 
 
 def submission_enqueue(*, submission_id: int) -> bool:
@@ -244,7 +265,9 @@ def submission_validate(*, submission_id: int) -> RecordSubmission:
 def record_correction_create(
     *, submission: RecordSubmission, raw: bytes, user: Any
 ) -> RecordSubmission:
-    """A correction is a new version; the old one and its signatures are kept."""
+    """A correction is a new version; the old one and its signatures are kept. Refused
+    (409) once both combatants signed: then only the arbiter's ruling
+    (games.services.rulings.record_correction_rule) corrects the record."""
     if submission.game is None:
         raise ValidationError({"submission": "only a game's record has versions"})
     return submission_create(

@@ -69,6 +69,8 @@ def irregularity_declare(*, game: Game, kind: str, reason: str, user: Any) -> Ir
     role_require(user=user, tournament=tournament, role=Role.ARBITER)
     if kind not in Irregularity.Kind.values:
         raise ValidationError({"kind": f"unknown irregularity {kind!r}"})
+    if kind == Irregularity.Kind.CORRECTION:
+        raise ValidationError({"text": "a correction needs the corrected record"})
     if not reason.strip():
         raise ValidationError({"reason": "say what happened"})
     game = game_lock(game)
@@ -91,6 +93,7 @@ def irregularity_declare(*, game: Game, kind: str, reason: str, user: Any) -> Ir
             raw=_restored_record(latest, ply),
             source=RecordSubmission.Source.ARBITER,
             user=user,
+            ruling=True,
         )
     irregularity = Irregularity.objects.create(
         game=game,
@@ -114,6 +117,52 @@ def irregularity_declare(*, game: Game, kind: str, reason: str, user: Any) -> Ir
         game_result_set(game=game, result=Game.Result.DRAW, user=user)
     elif game.result:
         game_result_set(game=game, result=Game.Result.PENDING, user=user)
+    return irregularity
+
+
+@transaction.atomic
+def record_correction_rule(*, game: Game, raw: bytes, reason: str, user: Any) -> Irregularity:
+    """The arbiter's ruling that corrects the game's record (Art. 7): the one way to a new
+    version once both combatants signed (Art. 8.2). The corrected record is stored as the next
+    version and validated; the signed one stays with its signatures; the reason is kept and
+    audited. The result stands until the arbiter enters or confirms one."""
+    tournament = game.round.tournament
+    role_require(user=user, tournament=tournament, role=Role.ARBITER)
+    if not reason.strip():
+        raise ValidationError({"reason": "say why the record is corrected"})
+    if not raw.strip():
+        raise ValidationError({"text": "the corrected record is empty"})
+    game = game_lock(game)
+    if game.kind != Game.Kind.GAME:
+        raise ValidationError({"game": "a bye has no battle"})
+    latest = submission_latest(game=game)
+    if latest is None:
+        raise ValidationError({"game": "no record to correct: submit the first one"})
+    new_sub = submission_create(
+        game=game, raw=raw, source=RecordSubmission.Source.RULING, user=user, ruling=True
+    )
+    irregularity = Irregularity.objects.create(
+        game=game,
+        kind=Irregularity.Kind.CORRECTION,
+        article=Irregularity.ARTICLES[Irregularity.Kind.CORRECTION],
+        reason=reason,
+        from_submission=latest,
+        new_submission=new_sub,
+        arbiter=acting_account(user),
+    )
+    audit_append(
+        tournament=tournament,
+        user=user,
+        action=Action.IRREGULARITY,
+        obj=game,
+        before={"version": latest.version, "signed": latest.locked},
+        after={
+            "kind": irregularity.kind,
+            "article": irregularity.article,
+            "version": new_sub.version,
+            "reason": reason,
+        },
+    )
     return irregularity
 
 

@@ -6,27 +6,47 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from games.models import RecordSignature, RecordSubmission, SigningKey
-from games.signing import Signature, SignatureError, load_public_key, verify_record
+from games.signing import Signature, SignatureError, public_key_canonical, verify_record
+from klinzha_site.errors import Conflict
 from rules.errors import RulesError
 from tournaments.audit import Action, audit_append
 from tournaments.roles import user_can_arbitrate
 from tournaments.services.common import tournament_lock
 
+LABEL_CHARS = SigningKey._meta.get_field("label").max_length or 80
+SIGNATURE_CHARS = RecordSignature._meta.get_field("signature").max_length or 200
+
+
+def _canonical_key(public_key: str) -> str:
+    try:
+        return public_key_canonical(public_key)
+    except SignatureError as exc:
+        raise ValidationError({"public_key": str(exc)}) from None
+
 
 @transaction.atomic
 def signing_key_register(*, user: Any, public_key: str, label: str = "") -> SigningKey:
-    try:
-        load_public_key(public_key)
-    except SignatureError as exc:
-        raise ValidationError({"public_key": str(exc)}) from None
-    key = SigningKey.objects.filter(public_key=public_key.strip()).first()
+    """Register a public key (raw base64 or PEM, stored in one spelling) for its owner; the
+    same key again is the same registration, another account's key a 400."""
+    canonical = _canonical_key(public_key)
+    if len(label) > LABEL_CHARS:
+        raise ValidationError({"label": f"at most {LABEL_CHARS} characters"})
+    taken = ValidationError({"public_key": "this key is registered by another account"})
+    key = SigningKey.objects.filter(public_key=canonical).first()
     if key is not None and key.user_id != user.pk:
-        raise ValidationError({"public_key": "this key is registered by another account"})
+        raise taken
     if key is None:
-        key = SigningKey.objects.create(user=user, public_key=public_key.strip(), label=label)
+        try:
+            with transaction.atomic():
+                key = SigningKey.objects.create(user=user, public_key=canonical, label=label)
+        except IntegrityError:
+            # registered at the same moment by another request
+            key = SigningKey.objects.filter(public_key=canonical, user=user).first()
+            if key is None:
+                raise taken from None
     return key
 
 
@@ -34,7 +54,9 @@ def signing_key_register(*, user: Any, public_key: str, label: str = "") -> Sign
 def signature_add(
     *, submission: RecordSubmission, user: Any, public_key: str, signature: str
 ) -> RecordSignature:
-    """A combatant or the arbiter signs the record (Art. 8.2); both combatants lock it."""
+    """A combatant or the arbiter signs the latest version of the record (Art. 8.2); both
+    combatants lock it, and it is final. A signature once given stands: the same one again
+    changes nothing, another (a new key, another text) is refused (409)."""
     tournament_id = (
         RecordSubmission.objects.filter(pk=submission.pk)
         .values_list("game__round__tournament_id", flat=True)
@@ -59,18 +81,39 @@ def signature_add(
         role = RecordSignature.Role.ARBITER
     else:
         raise PermissionDenied("only the combatants and the arbiter sign a record")
-    if not SigningKey.objects.filter(user=user, public_key=public_key.strip()).exists():
+    public_key = _canonical_key(public_key)
+    signature = signature.strip()
+    if not SigningKey.objects.filter(user=user, public_key=public_key).exists():
         raise ValidationError({"public_key": "register this public key first"})
+    if len(signature) > SIGNATURE_CHARS:
+        raise ValidationError({"signature": "an Ed25519 signature is 88 characters of base64"})
     try:
-        ok = verify_record(sub.text, Signature(public_key.strip(), signature.strip()))
+        ok = verify_record(sub.text, Signature(public_key, signature))
     except (SignatureError, RulesError) as exc:
         raise ValidationError({"signature": str(exc)}) from None
     if not ok:
         raise ValidationError({"signature": "does not sign this record"})
-    sig, _ = RecordSignature.objects.update_or_create(
-        submission=sub,
-        role=role,
-        defaults={"signer": user, "public_key": public_key.strip(), "signature": signature},
+    given = sub.signatures.filter(role=role).first()
+    if given is not None:
+        if (given.public_key, given.signature) == (public_key, signature):
+            return given
+        raise Conflict(
+            {
+                "signature": f"the {given.get_role_display().lower()} signed record "
+                f"v{sub.version} already (Art. 8.2): a signature given stands and is not "
+                "replaced"
+            }
+        )
+    latest = sub.game.submissions.order_by("-version", "-id").values_list("pk", "version")[0]
+    if latest[0] != sub.pk:
+        raise Conflict(
+            {
+                "submission": f"record v{sub.version} has been replaced by v{latest[1]}: "
+                "only the latest version is signed"
+            }
+        )
+    sig = RecordSignature.objects.create(
+        submission=sub, role=role, signer=user, public_key=public_key, signature=signature
     )
     audit_append(
         tournament=game.round.tournament,

@@ -10,6 +10,7 @@ from rest_framework.test import APIClient
 from games import selectors, services
 from games.models import RecordSubmission
 from games.signing import generate_key, sign_record
+from klinzha_site.errors import Conflict
 from tests.games.conftest import BAD, CAPTURE, RECORDS, done
 from tournaments.models import Game
 
@@ -112,7 +113,14 @@ def test_signatures_lock_the_record(setup):
             public_key=pub,
             signature=sign_record(CAPTURE.decode().replace("Kor", "X"), pem).signature,
         )
-    correction = services.record_correction_create(submission=sub, raw=CAPTURE, user=arbiter)
+    # Signed by both, the record is final (Art. 8.2): a plain correction is refused, the
+    # arbiter's ruling with its reason (Art. 7) makes the next version.
+    with pytest.raises(Conflict):
+        services.record_correction_create(submission=sub, raw=CAPTURE, user=arbiter)
+    ruling = services.record_correction_rule(
+        game=game, raw=CAPTURE, reason="a tag misspelt", user=arbiter
+    )
+    correction = ruling.new_submission
     assert correction.version == 2 and not correction.locked
     assert RecordSubmission.objects.filter(game=game).count() == 2
 

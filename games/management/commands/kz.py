@@ -7,11 +7,13 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
+from games import kz_bundle
 from games import kz_commands as game_commands
 from tournaments import kz_commands as tournament_commands
 
-# It lives in the top app so that it can name both apps' subcommands.
-SUBCOMMAND_MODULES = (game_commands, tournament_commands)
+# It lives in the top app so that it can name both apps' subcommands. kz_bundle reads the
+# database, so it is not among the engine's commands (games.kz_commands runs without Django).
+SUBCOMMAND_MODULES = (game_commands, kz_bundle, tournament_commands)
 
 
 class Command(BaseCommand):

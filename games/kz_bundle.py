@@ -1,0 +1,115 @@
+"""The `kz bundle export SLUG --out DIR` subcommand: every record of a tournament with its
+signatures and the signers' public keys, for `kz verify DIR` to check offline (Art. 8.2)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import IO, Any
+
+from django.utils import timezone
+
+from games import kz_sign
+from games.models import RecordSubmission
+from games.selectors import signing_keys_of, tournament_records
+from games.signing import Signature, bundle
+from rules.errors import RulesError
+from tournaments.models import Tournament
+
+MANIFEST = kz_sign.MANIFEST
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser("bundle", help="a tournament's signed records, to verify offline")
+    sub = p.add_subparsers(dest="bundle_action", required=True)
+    exp = sub.add_parser(
+        "export", help="write every record with its signatures and public keys (kz verify DIR)"
+    )
+    exp.add_argument("slug")
+    exp.add_argument("--out", required=True, metavar="DIR")
+    exp.add_argument("--json", action="store_true")
+    exp.set_defaults(handler=handle_bundle_export)
+
+
+def _meta(tournament: Tournament, sub: RecordSubmission) -> dict[str, Any]:
+    game = sub.game
+    return {
+        "tournament": tournament.slug,
+        "round": game.round.number if game else None,
+        "board": game.board if game else None,
+        "game": game.pk if game else None,
+        "first": game.first.name if game else None,
+        "second": game.second.name if game and game.second else None,
+        "submission": sub.pk,
+        "version": sub.version,
+        "source": sub.source,
+        "final": sub.locked,
+    }
+
+
+def _file_name(sub: RecordSubmission, taken: set[str]) -> str:
+    if sub.game is None:
+        name = f"unmatched-{sub.pk}.json"
+    else:
+        name = f"r{sub.game.round.number:02d}-b{sub.game.board:02d}-v{sub.version}.json"
+    if name in taken:
+        name = name.removesuffix(".json") + f"-{sub.pk}.json"
+    taken.add(name)
+    return name
+
+
+def _bundle_text(sub: RecordSubmission, sigs: list[Signature], meta: dict[str, Any]) -> str:
+    try:
+        return bundle(sub.text, sigs, meta)
+    except RulesError:
+        # A record that cannot be read cannot have been signed; it is written as it came.
+        body = {"format": "kz-signed-record/1", **meta, "readable": False, "record": sub.text}
+        body["signatures"] = [s.as_dict() for s in sigs]
+        return json.dumps(body, ensure_ascii=False, indent=2) + "\n"
+
+
+def handle_bundle_export(options: dict[str, Any], stdout: IO[str], stderr: IO[str]) -> int:
+    tournament = Tournament.objects.filter(slug=options["slug"]).first()
+    if tournament is None:
+        stderr.write(f"no tournament {options['slug']!r}\n")
+        return 2
+    out = Path(options["out"])
+    records = tournament_records(tournament=tournament)
+    signers = {s.signer for sub in records for s in sub.signatures.all() if s.signer is not None}
+    listed: list[dict[str, Any]] = []
+    taken: set[str] = set()
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for sub in records:
+            sigs = [
+                Signature(
+                    s.public_key, s.signature, s.signer.get_username() if s.signer else "", s.role
+                )
+                for s in sub.signatures.all()
+            ]
+            meta = _meta(tournament, sub)
+            name = _file_name(sub, taken)
+            (out / name).write_text(_bundle_text(sub, sigs, meta), encoding="utf-8")
+            listed.append({"file": name, **meta, "signatures": len(sigs)})
+        manifest = {
+            "format": "kz-bundle/1",
+            "tournament": tournament.slug,
+            "name": tournament.name,
+            "exported_at": timezone.now().isoformat(),
+            "records": listed,
+            # the keys each signer registered: a signature by any other key does not count
+            "keys": signing_keys_of(users=list(signers)),
+        }
+        (out / MANIFEST).write_text(
+            json.dumps(manifest, ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
+        )
+    except OSError as exc:
+        stderr.write(f"cannot write {out}: {exc.strerror or exc}\n")
+        return 2
+    count = sum(r["signatures"] for r in listed)
+    if options.get("json"):
+        stdout.write(json.dumps({"out": str(out), "records": len(listed), "signatures": count}))
+        stdout.write("\n")
+    else:
+        stdout.write(f"{len(listed)} records, {count} signatures: {out}\n")
+    return 0
