@@ -4,7 +4,7 @@ adjustments, and the arbiter's console rows."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +17,7 @@ from rules.errors import RecordError, RulesError
 from rules.position import Move, Position
 from rules.record import first_placer_name, read_record
 from rules.validate import rules_from_tags
+from tournaments.event_rules import Parameters, event_parameters
 from tournaments.italian import game_variants
 from tournaments.models import Colour, Game, Penalty, Round, Tournament, colour_other
 from tournaments.selectors import game_is_final
@@ -52,18 +53,48 @@ def record_positions(*, submission: RecordSubmission) -> tuple[list[Position], l
     return positions, texts
 
 
-# (ruleset, variants, removed warrior kind) a game's record must be played under.
-Expected = tuple[str, frozenset[str], int]
+@dataclass(frozen=True)
+class Expected:
+    """The rules a game's record must be played under: the tournament's ruleset and variants
+    (with the Italian society's final and Bach'san replay: `removed`), and the event's own
+    rules (Art. 9.1): its time control ("" when it states none, Art. 6.4), whether it allows
+    resignation (9.2), the notation it requires ("" for either, 8.3) and its variants'
+    parameters (13.3, 13.4, 13.6; None when the event fixes none)."""
+
+    ruleset: str
+    variants: frozenset[str]
+    removed: int = 0
+    time_control: str = ""
+    resignation_allowed: bool = True
+    notation: str = ""
+    parameters: Parameters | None = None
+
+    def __iter__(self) -> Iterator[object]:
+        # Callers written when this was a (ruleset, variants, removed) tuple unpack it so.
+        return iter((self.ruleset, self.variants, self.removed))
 
 
 def game_rules_expected(*, game: Game) -> Expected:
-    """(ruleset, variants, removed warrior kind) a record of this game must be played under:
-    the tournament's, with the Italian society's final and Bach'san replay."""
+    """The rules a record of this game must be played under: the tournament's, with the
+    Italian society's final and Bach'san replay, and the event's own rules."""
     tournament = game.round.tournament
     variants = game_variants(
         tournament.variants, tournament.ruleset, final=game_is_final(game=game)
     )
-    return tournament.ruleset, variants, game.bachsan_removed
+    return Expected(
+        tournament.ruleset,
+        variants,
+        game.bachsan_removed,
+        time_control=tournament.time_control.strip(),
+        resignation_allowed=tournament.resignation_allowed,
+        notation=tournament.notation,
+        parameters=event_parameters(
+            variants=variants,
+            clouds=tournament.clouds,
+            crown=tournament.crown,
+            ablation_limit=tournament.ablation_limit,
+        ),
+    )
 
 
 def tags_first_colour(tags: Mapping[str, str]) -> str | None:

@@ -125,6 +125,16 @@ def combination_reason(variants: Iterable[str], crown_named: bool = False) -> st
     return None
 
 
+def variants_problem(variants: Iterable[str], crown_named: bool = False) -> str | None:
+    """Why `variants` cannot be played together (the validator's own message), or None:
+    what a tournament's settings are checked with as well as a record's tags."""
+    named = frozenset(variants)
+    if "tri-level" in named and not named <= TRI_LEVEL_COMPANIONS:
+        others = ", ".join(sorted(named - TRI_LEVEL_COMPANIONS))
+        return f"tri-level is played on its own board, not with {others}"
+    return combination_reason(named, crown_named)
+
+
 # The record tag giving each parameterised variant's parameter (a position string writes it
 # after the variant's name instead, as in `clouded:E37+F36`).
 PARAMETER_TAGS: Final = {"clouded": "Clouds", "kaggas-crown": "Crown", "ablative": "AblationLimit"}
@@ -136,10 +146,7 @@ def variant_parameters(variants: frozenset[str], texts: Mapping[str, str]) -> di
     clouds = texts.get("clouded", "")
     crown = texts.get("kaggas-crown", "")
     ablation_limit = texts.get("ablative", "")
-    if "tri-level" in variants and not variants <= TRI_LEVEL_COMPANIONS:
-        others = ", ".join(sorted(variants - TRI_LEVEL_COMPANIONS))
-        raise ValueError(f"tri-level is played on its own board, not with {others}")
-    reason = combination_reason(variants, bool(crown.strip()))
+    reason = variants_problem(variants, bool(crown.strip()))
     if reason is not None:
         raise ValueError(reason)
     return {

@@ -26,7 +26,7 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
         }
 
     # Settings a form may leave out: they keep their default (forms made before them work on).
-    OPTIONAL = ("withdrawal_results", "free_round", "late_entry_points")
+    OPTIONAL = ("withdrawal_results", "free_round", "late_entry_points", "ablation_limit")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from rules.position import RULESET_ITALIAN, RULESET_LAWS, RULESET_LOYD_1989
 from tournaments import penalty_kinds
+from tournaments.event_rules import time_control_validate
 
 
 class Club(models.Model):
@@ -81,6 +82,10 @@ class Tournament(models.Model):
         )
         STAND = "stand", _("Played games stand; the rest are the opponents' forfeit wins")
 
+    class Notation(models.TextChoices):
+        GEOMETRIC = "geometric", _("Geometric (Appendix C)")
+        DESCRIPTIVE = "descriptive", _("Descriptive")
+
     class FreeRound(models.TextChoices):
         DID_NOT_PLAY = "did_not_play", _("Did not play: no points")
         BYE = "bye", _("A pairing-allocated bye with its points")
@@ -95,7 +100,26 @@ class Tournament(models.Model):
     )
     variants = models.CharField(_("variants"), max_length=200, blank=True)
     time_control = models.CharField(
-        _("time control"), max_length=60, blank=True, help_text=_("Art. 6.4, e.g. 20/1800:1200")
+        _("time control"),
+        max_length=60,
+        blank=True,
+        help_text=_("Art. 6.4, e.g. 20/1800:1200"),
+        validators=[time_control_validate],
+    )
+    # The variants' parameters every record must name as the event fixes them (Art. 13.3,
+    # 13.4, 13.6): blank or 0 is the Laws' default (no clouds, the empty region's corner, no
+    # ablation limit).
+    clouds = models.CharField(
+        _("clouded triangles"), max_length=200, blank=True, help_text=_("Art. 13.4, e.g. E37,F36")
+    )
+    crown = models.CharField(
+        _("Kagga's crown"),
+        max_length=10,
+        blank=True,
+        help_text=_("Art. 13.3: the designated apex (A19, I11, I99 or apex/west/east)"),
+    )
+    ablation_limit = models.PositiveSmallIntegerField(
+        _("ablation limit"), default=0, help_text=_("Art. 13.6; 0 for none")
     )
     pairing_system = models.CharField(
         _("pairing system"),
@@ -122,6 +146,13 @@ class Tournament(models.Model):
     local_rules = models.TextField(_("local rules"), blank=True, help_text=_("Art. 9.1"))
     resignation_allowed = models.BooleanField(
         _("resignation allowed"), default=False, help_text=_("Art. 9.2")
+    )
+    notation = models.CharField(
+        _("required notation"),
+        max_length=12,
+        blank=True,
+        choices=Notation.choices,
+        help_text=_("Art. 8.3: the records' notation; blank accepts either"),
     )
     organizer = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -181,6 +212,9 @@ class Tournament(models.Model):
     RESULT_SETTINGS = (
         "ruleset",
         "variants",
+        "clouds",
+        "crown",
+        "ablation_limit",
         "pairing_system",
         "forfeit_win_points",
         "forfeit_loss_points",

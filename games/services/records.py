@@ -4,6 +4,7 @@ the Laws and the game's expected rules, and their clocks adjudicated."""
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
@@ -12,6 +13,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from games.event_rules import event_rules_broken, event_time_control
 from games.models import RecordSubmission
 from games.selectors import (
     Expected,
@@ -169,10 +171,16 @@ def submission_requeue(*, submission: RecordSubmission) -> None:
 
 
 def verdict_compute(
-    raw: bytes, adjustments: tuple[Adjustment, ...] = (), expected: Expected | None = None
+    raw: bytes,
+    adjustments: tuple[Adjustment, ...] = (),
+    expected: Expected | tuple[str, frozenset[str], int] | None = None,
 ) -> dict[str, Any]:
     """The validator's verdict and the clock decision for a record's bytes (pure); with
-    `expected`, a record played under other rules than the game's is not valid."""
+    `expected`, a record played under other rules than the game's, or breaking the event's
+    own rules, is not valid, and its clocks are adjudicated under the event's time control
+    (Art. 6.4), not the record's tag."""
+    if isinstance(expected, tuple):
+        expected = Expected(*expected)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -183,12 +191,16 @@ def verdict_compute(
         return {"readable": False, **verdict_for_unreadable(str(exc))}
     checked = validate_record(record)
     verdict = checked.as_dict()
-    mismatch = None
-    if expected and checked.valid and checked.position is not None:
+    broken = None
+    if expected is not None and checked.valid and checked.position is not None:
         mismatch = _rules_mismatch(checked.position.rules, expected)
-    if mismatch:
+        broken = (mismatch, "9.1") if mismatch else None
+        broken = broken or event_rules_broken(record.tags, checked.position.rules, expected)
+    if broken:
         verdict["valid"] = False
-        verdict["error"] = {"ply": None, "text": None, "reason": mismatch, "article": "9.1"}
+        verdict["error"] = {"ply": None, "text": None, "reason": broken[0], "article": broken[1]}
+    if expected is not None and event_time_control(expected) is not None:
+        record = replace(record, tags={**record.tags, "TimeControl": expected.time_control})
     try:
         clock: dict[str, Any] = adjudicate(record, adjustments).as_dict()
     except RulesError as exc:
@@ -204,7 +216,7 @@ def verdict_compute(
 def _rules_mismatch(rules: Rules, expected: Expected) -> str | None:
     """How the rules a record names (its Ruleset, Variants and Removed tags) differ from the
     game's."""
-    ruleset, variants, removed = expected
+    ruleset, variants, removed = expected.ruleset, expected.variants, expected.removed
     if rules.ruleset != ruleset:
         return (
             f"the record is played under ruleset {rules.ruleset!r}; this tournament plays "

@@ -1,9 +1,105 @@
-"""The event's own rules fixed on the tournament: variant parameters, required notation, a parsed time control (issue 13)."""
+"""The event's own rules fixed on the tournament (issue 13): variant parameters, required
+notation, a parsed time control."""
 
-from django.db import migrations
+from django.db import migrations, models
+
+import tournaments.event_rules
+from rules.clock import ClockError, parse_time_control
+
+# An event whose time control the clocks cannot be adjudicated under ("banana", "90 min")
+# states none from now on (blank: no clock requirement); the text as it was is kept in its
+# local rules, on a line starting so, for the arbiter to state it again and for the reverse.
+CARRIED = "Time control as first stated, not readable (Art. 6.4): "
+
+
+def _readable(text: str) -> bool:
+    if not text.strip():
+        return True
+    try:
+        tc = parse_time_control(text)
+    except ClockError:
+        return False
+    return all(p.seconds or p.increment for p in tc.periods)
+
+
+def time_controls_carry(apps, schema_editor):  # type: ignore[no-untyped-def]
+    Tournament = apps.get_model("tournaments", "Tournament")
+    for t in Tournament.objects.exclude(time_control=""):
+        if _readable(t.time_control):
+            continue
+        line = CARRIED + t.time_control
+        t.local_rules = f"{t.local_rules.rstrip()}\n{line}" if t.local_rules.strip() else line
+        t.time_control = ""
+        t.save(update_fields=["local_rules", "time_control"])
+
+
+def time_controls_restore(apps, schema_editor):  # type: ignore[no-untyped-def]
+    Tournament = apps.get_model("tournaments", "Tournament")
+    for t in Tournament.objects.filter(local_rules__contains=CARRIED):
+        lines = t.local_rules.split("\n")
+        carried = [line for line in lines if line.startswith(CARRIED)]
+        if not carried:
+            continue
+        t.time_control = carried[-1][len(CARRIED) :]
+        t.local_rules = "\n".join(line for line in lines if not line.startswith(CARRIED))
+        t.save(update_fields=["local_rules", "time_control"])
 
 
 class Migration(migrations.Migration):
     dependencies = [("tournaments", "0009_issue12_settings_schedule_forbidden_pairs")]
 
-    operations: list[migrations.operations.base.Operation] = []
+    operations: list[migrations.operations.base.Operation] = [
+        migrations.AddField(
+            model_name="tournament",
+            name="ablation_limit",
+            field=models.PositiveSmallIntegerField(
+                default=0, help_text="Art. 13.6; 0 for none", verbose_name="ablation limit"
+            ),
+        ),
+        migrations.AddField(
+            model_name="tournament",
+            name="clouds",
+            field=models.CharField(
+                blank=True,
+                help_text="Art. 13.4, e.g. E37,F36",
+                max_length=200,
+                verbose_name="clouded triangles",
+            ),
+        ),
+        migrations.AddField(
+            model_name="tournament",
+            name="crown",
+            field=models.CharField(
+                blank=True,
+                help_text="Art. 13.3: the designated apex (A19, I11, I99 or apex/west/east)",
+                max_length=10,
+                verbose_name="Kagga's crown",
+            ),
+        ),
+        migrations.AddField(
+            model_name="tournament",
+            name="notation",
+            field=models.CharField(
+                blank=True,
+                choices=[
+                    ("geometric", "Geometric (Appendix C)"),
+                    ("descriptive", "Descriptive"),
+                ],
+                help_text="Art. 8.3: the records' notation; blank accepts either",
+                max_length=12,
+                verbose_name="required notation",
+            ),
+        ),
+        migrations.AlterField(
+            model_name="tournament",
+            name="time_control",
+            field=models.CharField(
+                blank=True,
+                help_text="Art. 6.4, e.g. 20/1800:1200",
+                max_length=60,
+                validators=[tournaments.event_rules.time_control_validate],
+                verbose_name="time control",
+            ),
+        ),
+        migrations.RunPython(time_controls_carry, time_controls_restore),
+    ]

@@ -11,8 +11,9 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import F
 
-from rules.variants import SUPPORTED_VARIANTS, combination_problem, parse_variants
+from rules.variants import SUPPORTED_VARIANTS, parse_variants
 from tournaments.audit import Action, audit_append
+from tournaments.event_rules import time_control_normal, variants_problems
 from tournaments.italian import RULESET as ITALIAN_RULESET
 from tournaments.italian import TIME_CONTROL as ITALIAN_TIME_CONTROL
 from tournaments.models import Tournament
@@ -28,6 +29,9 @@ SETTINGS = (
     "venue",
     "ruleset",
     "variants",
+    "clouds",
+    "crown",
+    "ablation_limit",
     "time_control",
     "pairing_system",
     "rounds_planned",
@@ -39,6 +43,7 @@ SETTINGS = (
     "placement_order",
     "local_rules",
     "resignation_allowed",
+    "notation",
     "result_confirmation",
     "forbid_same_club",
     "accelerated_rounds",
@@ -48,17 +53,35 @@ SETTINGS = (
 )
 
 
-def _validate_rules(tournament: Tournament) -> None:
-    """The variants must be ones the engine plays, and playable with the ruleset."""
+# Settings whose change has the variants and their parameters checked again (an event made
+# before these checks keeps its other settings changeable).
+RULES_SETTINGS = frozenset({"ruleset", "variants", "clouds", "crown", "ablation_limit"})
+
+
+def _validate_rules(tournament: Tournament, *, changed: Sequence[str] | None = None) -> None:
+    """The variants must be ones the engine plays, playable with the ruleset and together
+    (the validator's own message), with readable parameters; the time control readable
+    (Art. 6.4). `changed`: the settings an update changes (None: a new tournament)."""
     names = sorted(parse_variants(tournament.variants))
     unknown = [v for v in names if v not in SUPPORTED_VARIANTS]
     if unknown:
         known = ", ".join(sorted(SUPPORTED_VARIANTS))
         raise ValidationError({"variants": f"unknown variant {unknown[0]!r} (known: {known})"})
-    problem = combination_problem(tournament.ruleset, frozenset(names))
-    if problem:
-        raise ValidationError({"variants": problem})
+    if changed is None or RULES_SETTINGS & set(changed):
+        problems = variants_problems(
+            ruleset=tournament.ruleset,
+            variants=frozenset(names),
+            clouds=tournament.clouds,
+            crown=tournament.crown,
+            ablation_limit=tournament.ablation_limit or 0,
+        )
+        if problems:
+            raise ValidationError(problems)
     tournament.variants = ",".join(names)
+    try:
+        tournament.time_control = time_control_normal(tournament.time_control)
+    except ValueError as exc:
+        raise ValidationError({"time_control": str(exc)}) from None
     if tournament.ruleset == ITALIAN_RULESET and not tournament.time_control:
         tournament.time_control = ITALIAN_TIME_CONTROL
 
@@ -117,7 +140,7 @@ def tournament_update(*, tournament: Tournament, user: Any = None, **fields: Any
     )
     if "tiebreaks" in fields:
         _validate_tiebreaks(tournament.tiebreaks)
-    _validate_rules(tournament)
+    _validate_rules(tournament, changed=list(fields))
     tournament.full_clean()
     tournament.standings_version = F("standings_version") + 1
     tournament.save()
