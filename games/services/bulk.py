@@ -10,16 +10,26 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
 
 from games.models import RecordSubmission
 from games.selectors import record_final
-from games.services.records import MAX_RECORD_BYTES, submission_create, submission_enqueue_many
+from games.services.records import (
+    MAX_RECORD_BYTES,
+    record_size_check,
+    submission_enqueue_many,
+)
 from rules.errors import RecordError
 from rules.record import read_tags
+from tournaments.audit import Action, AuditItem, audit_append_many
 from tournaments.models import Colour, Game, Tournament
 from tournaments.roles import user_can_arbitrate
+from tournaments.services.common import acting_account, tournament_lock
 
 MAX_UPLOAD_BYTES = 200 * 2**20
+# Records stored per transaction: each holds the tournament's row for a fraction of a second.
+STORE_BATCH = 100
 
 GameIndex = dict[tuple[int, frozenset[str]], list[Game]]
 
@@ -61,40 +71,94 @@ def _files(data: bytes, filename: str) -> list[tuple[str, bytes]]:
         ]
 
 
-@transaction.atomic
 def bulk_upload(
     *, tournament: Tournament, data: bytes, filename: str, user: Any = None
 ) -> BulkUpload:
     """Store every record of a zip (or one file) for a tournament, each matched to its game
-    by its Round, Green and Gold tags where exactly one game fits; each is validated."""
+    by its Round, Green and Gold tags where exactly one game fits; each is validated.
+    Records are stored in transactions of STORE_BATCH, each queued once committed: a
+    result entered meanwhile waits for one batch at most, never for the whole upload."""
     if user is not None and not user_can_arbitrate(user=user, tournament=tournament):
         raise PermissionDenied("only this tournament's arbiters upload its records")
     upload_size_check(len(data))
+    files = _files(data, filename)
+    for _, raw in files:
+        record_size_check(raw)
     index = _game_index(tournament)
+    matched = [(name, raw, *_match_game(raw, index)) for name, raw in files]
+    subs: list[RecordSubmission] = []
+    for i in range(0, len(matched), STORE_BATCH):
+        subs += _store_batch(tournament, matched[i : i + STORE_BATCH], user)
+    return BulkUpload(subs)
+
+
+@transaction.atomic
+def _store_batch(
+    tournament: Tournament, matched: list[tuple[str, bytes, Game | None, str]], user: Any
+) -> list[RecordSubmission]:
+    """One transaction: the tournament locked, then the batch's games (in id order, the one
+    lock order), their next versions read, the records inserted and audited in one go."""
+    tournament_lock(tournament.pk)
+    game_ids = sorted({g.pk for _, _, g, _ in matched if g is not None})
+    games = {
+        g.pk: g
+        for g in Game.objects.select_for_update(of=("self",), no_key=True)
+        .select_related("round")
+        .filter(pk__in=game_ids)
+        .order_by("pk")
+    }
+    versions = dict(
+        RecordSubmission.objects.filter(game_id__in=game_ids)
+        .values("game_id")
+        .annotate(last=Max("version"))
+        .values_list("game_id", "last")
+    )
+    final = {pk for pk in game_ids if record_final(game=games[pk]) is not None}
+    account, now = acting_account(user), timezone.now()
     subs = []
-    for name, raw in _files(data, filename):
-        game, note = _match_game(raw, index)
-        if game is not None and record_final(game=game) is not None:
+    for name, raw, game, note in matched:
+        version = 1
+        if game is not None and game.pk in final:
             # Kept as it came, but not as a version: only a ruling adds one (Art. 8.2, 7).
             note = (
                 f"not matched: the record of round {game.round.number} board {game.board} is "
                 "signed by both combatants and final (Art. 8.2)"
             )
             game = None
+        if game is not None:
+            version = versions.get(game.pk, 0) + 1
+            versions[game.pk] = version
         subs.append(
-            submission_create(
+            RecordSubmission(
                 game=game,
-                raw=raw,
-                source=RecordSubmission.Source.BULK,
-                filename=name,
                 tournament=tournament,
-                enqueue=False,
-                match_note=note,
+                version=version,
+                source=RecordSubmission.Source.BULK,
+                filename=name[:255],
+                match_note=note[:200],
+                raw=raw,
+                submitted_by=account,
+                queued_at=now,
             )
         )
+    subs = RecordSubmission.objects.bulk_create(subs)
+    items = [
+        AuditItem(
+            action=Action.RECORD_SUBMITTED,
+            obj=sub,
+            after={
+                "game": sub.game_id,
+                "version": sub.version,
+                "source": RecordSubmission.Source.BULK,
+                "filename": sub.filename,
+            },
+        )
+        for sub in subs
+    ]
+    audit_append_many(tournament=tournament, user=user, items=items)
     ids = [s.pk for s in subs]
     transaction.on_commit(lambda: submission_enqueue_many(submission_ids=ids))
-    return BulkUpload(subs)
+    return subs
 
 
 def _name_key(name: str) -> str:

@@ -266,11 +266,13 @@ def submission_validate(*, submission_id: int) -> RecordSubmission:
         sub.status = RecordSubmission.Status.DONE
         sub.validated_at = timezone.now()
         sub.save()
-        colour = verdict.get("first_colour")
-        if sub.game_id and sub.readable and colour:
-            # The record says which colour the first placer had; the game keeps it so that
-            # results and penalties can name sides without reading the record again.
-            Game.objects.filter(pk=sub.game_id, first_color="").update(first_color=colour)
+    colour = verdict.get("first_colour")
+    if sub.game_id and sub.readable and colour:
+        # The record says which colour the first placer had; the game keeps it so that
+        # results and penalties can name sides without reading the record again. Its own
+        # statement, after the record's lock is let go: holding the record while waiting for
+        # the game would reverse the one lock order (tournament, game, records) of a ruling.
+        Game.objects.filter(pk=sub.game_id, first_color="").update(first_color=colour)
     return sub
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
 from django.contrib.auth import get_user_model
 from django.test import Client
 from rest_framework.test import APIClient
@@ -295,3 +296,53 @@ def test_a_bulk_upload_does_not_add_a_version_to_a_final_record(battle):
     (row,) = resp.json()["records"]
     assert row["game"] is None and "signed by both combatants and final" in row["match"]
     assert g.submissions.count() == 1
+
+
+def rsa_pem() -> str:
+    key = rsa.generate_private_key(public_exponent=65537, key_size=1024)
+    return (
+        key.public_key()
+        .public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+        .decode()
+    )
+
+
+ODD_KEYS: list[Any] = [
+    123,
+    ["a"],
+    {"a": 1},
+    "é" * 50,
+    "-----BEGIN PUBLIC KEY-----\néé\n-----END PUBLIC KEY-----",
+    "-----BEGIN PUBLIC KEY-----\n" + "A" * 2000,
+    "AAAA",
+    "=" * 44,
+]
+
+
+def test_odd_keys_and_signatures_are_400s_never_500s(battle):
+    api = battle.first.api
+    for text in [*ODD_KEYS, rsa_pem()]:
+        resp = api.post("/api/signing-keys/", {"public_key": text}, format="json")
+        assert resp.status_code == 400, (text, resp.status_code)
+        page = Client()
+        page.force_login(battle.first.user)
+        resp = page.post("/keys/", {"public_key": text}, content_type="application/json")
+        assert resp.status_code == 400, (text, resp.status_code)
+    long_label = {"public_key": battle.first.pub, "label": "x" * 81}
+    assert api.post("/api/signing-keys/", long_label, format="json").status_code == 400
+    page = Client()
+    page.force_login(battle.first.user)
+    resp = page.post("/keys/", long_label, content_type="application/json")
+    assert resp.status_code == 400
+    assert not SigningKey.objects.exists()
+    rid = submit(api, battle.game).json()["id"]
+    assert api.post("/api/signing-keys/", {"public_key": battle.first.pub}).status_code == 201
+    for sig in ["é", "A" * 201, "==", "", 5, None, "A" * 88]:
+        body = {"public_key": battle.first.pub, "signature": sig}
+        resp = api.post(f"/api/records/{rid}/signatures/", body, format="json")
+        assert resp.status_code == 400, (sig, resp.status_code)
+        page_body = {"submission": rid, **body}
+        resp = page.post(f"/g/{battle.game.pk}/sign/", page_body, content_type="application/json")
+        assert resp.status_code == 400, (sig, resp.status_code)
+    assert api.post("/api/records/999999/signatures/", {}, format="json").status_code == 404
+    assert not RecordSignature.objects.exists()

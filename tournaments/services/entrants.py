@@ -51,6 +51,10 @@ def player_link_user(*, player: Player, account: Any, user: Any = None) -> Playe
             allowed = user_is_official(user)
         if not allowed:
             raise PermissionDenied("only arbiters of this player's tournaments may do that")
+    # The tournaments whose trails this writes are locked before the player, in id order:
+    # a registration being stored holds its tournament and then refers to the player.
+    for tournament_id in sorted(set(player.registrations.values_list("tournament_id", flat=True))):
+        tournament_lock(tournament_id)
     locked = Player.objects.select_for_update().get(pk=player.pk)
     if account is not None:
         taken = Player.objects.filter(user=account).exclude(pk=locked.pk).first()
@@ -237,6 +241,7 @@ def registration_withdrawal_undo(*, registration: Registration, user: Any = None
 @transaction.atomic
 def registration_reinstate(*, registration: Registration) -> Registration:
     """Undo a withdrawal or expulsion (a revoked expulsion): the player is active again."""
+    tournament_lock(registration.tournament_id)  # the one lock order: tournament first
     reg = Registration.objects.select_for_update().get(pk=registration.pk)
     reg.status = Registration.Status.ACTIVE
     reg.last_round = None
