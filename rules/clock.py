@@ -4,7 +4,7 @@ adjudication of records.md §4."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rules.engines import new_position, position_class
@@ -123,28 +123,117 @@ def ply_turns(record: Record) -> list[PlyTurn]:
 @dataclass(frozen=True, slots=True)
 class Adjustment:
     """A change to a side's remaining time from a ply on (Art. 6.8, 6.9, 6.12, 6.13,
-    12.4 b/c, 12.5): positive adds time, negative takes it away."""
+    12.4 b/c, 12.5): positive adds time, negative takes it away. Readings before `from_ply`
+    are untouched. `at`, a moment in seconds after the scheduled start, places it instead
+    at the first ply whose reading was taken after that moment (`ply_at_moment`), where the
+    record's readings tell; `from_ply` stands when they do not. `in_readings`: a charge the
+    clock itself already ran (a latecomer's, Art. 6.8), recorded but never applied again."""
 
     side: int
-    from_ply: int
-    seconds: int
+    from_ply: int = 1
+    seconds: int = 0
     article: str = ""
+    at: int | None = None
+    in_readings: bool = False
 
 
-def latecomer_adjustments(late_green: int, late_gold: int) -> tuple[Adjustment, ...]:
+def latecomer_adjustments(
+    late_green: int, late_gold: int, running: int = GREEN
+) -> tuple[Adjustment, ...]:
     """The clock charges for latecomers, from each side's seconds late after the scheduled
-    start (0 for on time). Art. 6.8: an absent combatant's clock runs until they arrive, so
-    their time shrinks by their lateness. Art. 6.9: with both absent, one clock runs and the
-    other is adjusted so that each combatant is charged the time from the scheduled start to
-    their own arrival (the reading this project takes: see docs/rules.md)."""
+    start (0 for on time), from ply 1. Art. 6.8: the absent combatant's clock runs until they
+    arrive, so its readings already hold the charge (`in_readings`: recorded, not applied
+    again). Art. 6.9: with both absent the clock runs for one of them (`running`) until they
+    arrive, and the other is adjusted so that each is charged the time from the scheduled
+    start to their own arrival: the other's clock is adjusted by the time the running one
+    ran while both were away (the lesser lateness); if the other came later still, its own
+    clock ran for the rest (6.8 again, in the readings)."""
     if late_green < 0 or late_gold < 0:
         raise ValueError("lateness cannot be negative")
-    article = "6.9" if late_green and late_gold else "6.8"
-    return tuple(
-        Adjustment(side, 1, -late, article)
-        for side, late in ((0, late_green), (1, late_gold))
-        if late
-    )
+    if running not in (GREEN, GOLD):
+        raise ValueError("the running clock is green's (0) or gold's (1)")
+    late = (late_green, late_gold)
+    if not (late_green and late_gold):
+        return tuple(
+            Adjustment(side, 1, -late[side], "6.8", in_readings=True)
+            for side in (GREEN, GOLD)
+            if late[side]
+        )
+    other = 1 - running
+    adjusted = min(late[other], late[running])
+    out = [
+        Adjustment(running, 1, -late[running], "6.9", in_readings=True),
+        Adjustment(other, 1, -adjusted, "6.9"),
+    ]
+    if late[other] > adjusted:
+        out.append(Adjustment(other, 1, adjusted - late[other], "6.8", in_readings=True))
+    return tuple(sorted(out, key=lambda a: (a.side, a.in_readings)))
+
+
+def _allotted(tc: TimeControl, completed: int) -> int:
+    """The time a side's clock has been given having completed `completed` moves: the
+    periods reached (a reading that completes a period already holds the next one's time,
+    records.md §4) and their increments."""
+    total, start = 0, 0
+    for p in tc.periods:
+        if completed < start:
+            break
+        total += p.seconds
+        done = completed - start if p.moves is None else min(completed - start, p.moves)
+        total += p.increment * done
+        if p.moves is None:
+            break
+        start += p.moves
+    return total
+
+
+def reading_moments(record: Record, tc: TimeControl | None = None) -> dict[int, int]:
+    """{ply: the moment its reading was taken, in seconds after the scheduled start}. Only
+    one clock runs at a time and, with latecomers, it runs from the scheduled start (Art.
+    6.8, 6.9), so a reading's moment is the time both clocks have used: each side's time
+    given (`_allotted`) less its latest reading. Empty without a time control."""
+    if tc is None:
+        text = record.tags.get("TimeControl", "").strip()
+        if not text:
+            return {}
+        tc = parse_time_control(text)
+    if sum(p.seconds for p in tc.periods) <= 0:
+        return {}
+    turns = ply_turns(record)
+    used: list[int | None] = [None, None]
+    out: dict[int, int] = {}
+    for i, (rp, turn) in enumerate(zip(record.plies, turns, strict=True)):
+        if rp.clock is None:
+            continue
+        completed = turn.move if turn.completes else turn.move - 1
+        used[turn.side] = max(0, _allotted(tc, completed) - rp.clock)
+        out[i + 1] = sum(u or 0 for u in used)
+    return out
+
+
+def ply_at_moment(record: Record, at: int, tc: TimeControl | None = None) -> int | None:
+    """The first ply whose reading was taken after the moment `at` (seconds after the
+    scheduled start), or None when the readings do not tell (none after it, no control)."""
+    moments = reading_moments(record, tc)
+    return next((ply for ply, moment in sorted(moments.items()) if moment > at), None)
+
+
+def _resolved(
+    record: Record, tc: TimeControl, adjustments: tuple[Adjustment, ...]
+) -> tuple[Adjustment, ...]:
+    """The adjustments as the readings take them: charges already in the readings left out,
+    a moment placed at its ply."""
+    moments: dict[int, int] | None = None
+    out = []
+    for a in adjustments:
+        if a.in_readings:
+            continue
+        if a.at is not None:
+            moments = reading_moments(record, tc) if moments is None else moments
+            ply = next((p for p, m in sorted(moments.items()) if m > a.at), None)
+            a = replace(a, from_ply=ply if ply is not None else a.from_ply)
+        out.append(a)
+    return tuple(out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,12 +256,10 @@ def adjudicate(record: Record, adjustments: tuple[Adjustment, ...] = ()) -> Cloc
     tc_text = tags.get("TimeControl", "").strip()
     tc = parse_time_control(tc_text) if tc_text else TimeControl((Period(None, 0),))
     flag_tag = tags.get("Flag", "").strip().lower()
-    if flag_tag == "both" and not tags.get("FlagPly", "").strip():
-        return ClockDecision(
-            "continue", None, "6.14", "both flags fell and it is not known which fell first"
-        )
     turns = ply_turns(record)
+    adjustments = _resolved(record, tc, adjustments)
     flags: list[tuple[int, int, int]] = []  # (ply index, side, completed moves at the flag)
+    tagged: list[tuple[int, int, int]] = []  # the flags the arbiter noted in tags
     for i, (rp, turn) in enumerate(zip(record.plies, turns, strict=True)):
         if rp.clock is None:
             continue
@@ -180,11 +267,24 @@ def adjudicate(record: Record, adjustments: tuple[Adjustment, ...] = ()) -> Cloc
         if rp.clock + bonus <= 0:
             # The clock stopped at zero: the flag fell before this ply's move was complete.
             flags.append((i, turn.side, turn.move - 1))
-    if flag_tag in ("green", "gold", "both"):
-        sides = [GREEN, GOLD] if flag_tag == "both" else [COLOR_NAMES.index(flag_tag)]
-        ply_text = tags.get("FlagPly", "").strip()
-        for side in sides:
-            flags.append(_tagged_flag(side, ply_text, turns))
+    ply_text = tags.get("FlagPly", "").strip()
+    if flag_tag == "both":
+        if not ply_text and not flags:
+            # Art. 6.14: neither the tags nor the readings note which flag fell first.
+            return ClockDecision(
+                "continue", None, "6.14", "both flags fell and it is not known which fell first"
+            )
+        tagged = _both_flags(ply_text, turns)
+        flags += tagged
+    elif flag_tag in ("green", "gold"):
+        tagged = [_tagged_flag(COLOR_NAMES.index(flag_tag), ply_text, turns)]
+        flags += tagged
+    if position_class(rules_from_tags(tags)[0]).counts_at_time_out:
+        # The battle, not each side, has the control's time (the Italian society's "le
+        # partite durano 20 minuti"): it is up when both clocks together have run it, or
+        # when the arbiter noted the time-out (a Flag tag).
+        ups = [t[0] for t in tagged] + _battle_time_up(record, turns, tc, adjustments)
+        return _time_out_count(record, min(ups)) if ups else NO_DECISION
     for index, side, completed in sorted(flags):
         need = tc.requirement_after(completed)
         if need == -1:
@@ -199,7 +299,31 @@ def adjudicate(record: Record, adjustments: tuple[Adjustment, ...] = ()) -> Cloc
             f"{COLOR_NAMES[side]}'s flag fell at ply {index + 1} having completed {completed} "
             f"moves; its period requires {what}",
         )
+    if flag_tag == "both" and not ply_text:
+        return ClockDecision(
+            "continue", None, "6.14", "both flags fell and it is not known which fell first"
+        )
     return NO_DECISION
+
+
+def _battle_time_up(
+    record: Record, turns: list[PlyTurn], tc: TimeControl, adjustments: tuple[Adjustment, ...]
+) -> list[int]:
+    """[the index of the ply during which the battle's time ran out], or []: each clock
+    starts with the control's time and the battle's time is up once the two together have
+    run it (a reading, with its adjustments, counts from its ply until the side's next)."""
+    battle = sum(p.seconds for p in tc.periods)
+    if battle <= 0:
+        return []
+    remaining = [battle, battle]
+    for i, (rp, turn) in enumerate(zip(record.plies, turns, strict=True)):
+        if rp.clock is None:
+            continue
+        bonus = sum(a.seconds for a in adjustments if a.side == turn.side and a.from_ply <= i + 1)
+        remaining[turn.side] = rp.clock + bonus
+        if (battle - remaining[0]) + (battle - remaining[1]) >= battle:
+            return [i]
+    return []
 
 
 def _time_out_count(record: Record, index: int) -> ClockDecision:
@@ -216,6 +340,18 @@ def _time_out_count(record: Record, index: int) -> ClockDecision:
         return ClockDecision("coin", None, article, f"{described}: a coin decides")
     loser = COLOR_NAMES[1 - winner]
     return ClockDecision("count", loser, article, f"{described}: {loser} loses")
+
+
+def _both_flags(ply_text: str, turns: list[PlyTurn]) -> list[tuple[int, int, int]]:
+    """Both flags down (Art. 6.14) with the order noted. Only the mover's clock runs during a
+    ply, so the flag `FlagPly` names fell on the side that made that ply, first; the other
+    fell later, at a ply not noted (taken as after the last). With no `FlagPly` only the
+    readings' flags (a zero reading) are ordered: the battle continues if none decides."""
+    if not ply_text:
+        return []  # after the readings' flags, the order of the two is unknown (6.14)
+    first = _tagged_flag(GREEN, ply_text, turns)  # checks the ply number
+    mover = turns[first[0]].side
+    return [_tagged_flag(mover, ply_text, turns), _tagged_flag(1 - mover, "", turns)]
 
 
 def _tagged_flag(side: int, ply_text: str, turns: list[PlyTurn]) -> tuple[int, int, int]:
