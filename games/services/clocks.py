@@ -38,6 +38,8 @@ def clock_adjustment_add(
         raise PermissionDenied("only this tournament's arbiters adjust clocks")
     if side not in Colour.values:
         raise ValidationError({"side": "green or gold"})
+    # The one lock order: tournament, game, then the record queued again below.
+    game = game_lock(game)
     adj = ClockAdjustment(
         game=game,
         side=side,
