@@ -11,8 +11,9 @@ from rules.variants import parse_variants
 from tournaments.pairing.spindle import dice
 
 RULESET = RULESET_ITALIAN
-# The society's battles last twenty minutes: ten on each clock.
-TIME_CONTROL = "600"
+# "Durante i tornei, dove le partite durano 20 minuti": the battle lasts twenty minutes, both
+# clocks together (rules.clock: the count follows once the two have run 1200 s), not each.
+TIME_CONTROL = "1200"
 FINAL_VARIANT = "power-vanguards"
 
 

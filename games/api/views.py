@@ -157,6 +157,9 @@ class GameViewSet(tournament_views.GameViewSet):
                 "ply": irregularity.ply,
                 "new_record": irregularity.new_submission_id,
                 "result": game.result,
+                # Italian society, 7.3 with no position to restore: annulled and replayed.
+                "battles_annulled": game.battles_annulled,
+                "replay_from_version": game.replay_from_version,
             },
             status=status.HTTP_201_CREATED,
         )

@@ -34,6 +34,10 @@ def game_result_confirm(*, game: Game, user: Any, result: str | None = None) -> 
             .order_by("-version", "-id")
             .first()
         )
+        if sub is not None and sub.version < game.replay_from_version:
+            raise ValidationError(
+                {"result": "the battle was annulled (7.3): no record of its replay yet"}
+            )
         if sub is None or not sub.valid:
             raise ValidationError({"result": "no valid record proposes a result"})
         first = game_first_colour(game=game, submission=sub)
@@ -64,7 +68,11 @@ def irregularity_declare(*, game: Game, kind: str, reason: str, user: Any) -> Ir
     - `restore` (7.3): a new version of the latest record is stored, cut before its first
       illegal ply, so that the battle goes on from the last legal position (its clock
       readings come with it) and is validated again;
-    - `draw` (7.3, no legal position can be restored): the battle is declared drawn."""
+    - `draw` (7.3, no legal position can be restored): the battle is declared drawn; under
+      the Italian society's rules, which have no draws, the battle is annulled and replayed
+      ("la partita viene annullata e se ne giocherà una nuova"): stored as a new battle
+      under 7.3, the result cleared, the game's replay counted and its record expected from
+      the next version on (annulled_battle_replay)."""
     tournament = game.round.tournament
     role_require(user=user, tournament=tournament, role=Role.ARBITER)
     if kind not in Irregularity.Kind.values:
@@ -79,6 +87,7 @@ def irregularity_declare(*, game: Game, kind: str, reason: str, user: Any) -> Ir
     latest = submission_latest(game=game)
     ply = (latest.error or {}).get("ply") if latest is not None and latest.error else None
     new_sub = None
+    annul = kind == Irregularity.Kind.DRAW and tournament.ruleset == RULESET
     if kind == Irregularity.Kind.RESTORE:
         if latest is None or latest.status != RecordSubmission.Status.DONE:
             raise ValidationError({"kind": "no validated record to restore from"})
@@ -97,7 +106,7 @@ def irregularity_declare(*, game: Game, kind: str, reason: str, user: Any) -> Ir
         )
     irregularity = Irregularity.objects.create(
         game=game,
-        kind=kind,
+        kind=Irregularity.Kind.NEW_BATTLE if annul else kind,
         article=Irregularity.ARTICLES[kind],
         reason=reason,
         ply=ply,
@@ -105,19 +114,44 @@ def irregularity_declare(*, game: Game, kind: str, reason: str, user: Any) -> Ir
         new_submission=new_sub,
         arbiter=acting_account(user),
     )
+    replay = annulled_battle_replay(game=game, latest=latest) if annul else {}
     audit_append(
         tournament=tournament,
         user=user,
         action=Action.IRREGULARITY,
         obj=game,
         before={"result": game.result},
-        after={"kind": kind, "article": irregularity.article, "ply": ply, "reason": reason},
+        after={
+            "kind": kind,
+            "article": irregularity.article,
+            "ply": ply,
+            "reason": reason,
+            **replay,
+        },
     )
-    if kind == Irregularity.Kind.DRAW:
+    if annul:
+        if game.result:
+            game_result_set(game=game, result=Game.Result.PENDING, user=user)
+    elif kind == Irregularity.Kind.DRAW:
         game_result_set(game=game, result=Game.Result.DRAW, user=user)
     elif game.result:
         game_result_set(game=game, result=Game.Result.PENDING, user=user)
     return irregularity
+
+
+def annulled_battle_replay(*, game: Game, latest: RecordSubmission | None) -> dict[str, Any]:
+    """Italian society: annul the game's battle and schedule its replay, the same pairing in
+    the same round (as the Bach'san replay is): annulled battles count nothing, so the
+    game's result waits for the replay, whose record starts at the next version."""
+    game.battles_annulled += 1
+    game.replay_from_version = (latest.version if latest is not None else 0) + 1
+    game.save(update_fields=["battles_annulled", "replay_from_version"])
+    return {
+        "effect": "annulled",
+        "rule": "italian-society: irregular moves",
+        "replay": game.battles_annulled,
+        "replay_from_version": game.replay_from_version,
+    }
 
 
 @transaction.atomic

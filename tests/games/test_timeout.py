@@ -155,7 +155,7 @@ def test_tournament_variants_are_checked_and_the_society_gets_its_time_control()
         ruleset="italian-society",
         variants="Clouded, power-vanguards",
     )
-    assert t.time_control == "600" and t.variants == "clouded,power-vanguards"
+    assert t.time_control == "1200" and t.variants == "clouded,power-vanguards"
     refused = (("warp-drive", "unknown variant"), ("alternating-placement", "its own setup"))
     for bad, match in refused:
         with pytest.raises(ValidationError, match=match):

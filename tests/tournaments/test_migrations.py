@@ -202,3 +202,36 @@ def test_audit_chains_are_carried_over_to_keyed_hashes() -> None:
         pk: h for pk, h in old_hashes.items() if pk in {r.pk for r in restored}
     }
     _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_italian_societys_unpaired_events_get_the_battles_twenty_minutes() -> None:
+    """600 (ten minutes a side) becomes 1200 (the battle's twenty, both clocks together) for
+    the society's events not yet paired; events under way and other rulesets keep theirs."""
+    before = [("tournaments", "0010_event_rules")]
+    old = _migrate(before).loader.project_state(before).apps
+    Tournament = old.get_model("tournaments", "Tournament")
+    made = {
+        slug: Tournament.objects.create(
+            name=slug, slug=slug, start_date=date(2026, 1, 1), ruleset=ruleset, time_control="600"
+        )
+        for slug, ruleset in (
+            ("waiting", "italian-society"),
+            ("running", "italian-society"),
+            ("laws", "laws"),
+        )
+    }
+    old.get_model("tournaments", "Round").objects.create(tournament=made["running"], number=1)
+
+    after = [("tournaments", "0011_italian_spindle")]
+    new = _migrate(after).loader.project_state(after).apps
+    controls = dict(
+        new.get_model("tournaments", "Tournament").objects.values_list("slug", "time_control")
+    )
+    assert controls == {"waiting": "1200", "running": "600", "laws": "600"}
+    back = _migrate(before).loader.project_state(before).apps
+    assert (
+        back.get_model("tournaments", "Tournament").objects.get(slug="waiting").time_control
+        == "600"
+    )
+    _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())

@@ -9,12 +9,19 @@ from django.db import transaction
 from django.utils import timezone
 
 from tournaments.audit import Action, audit_append
-from tournaments.models import Game, Round
+from tournaments.models import Game, Round, Tournament
 from tournaments.services.common import (
     acting_account,
     require_arbiter,
     standings_bump,
     tournament_lock,
+)
+
+# The booklet's "Partita patta": a draw "in caso di torneo ... non è contemplata".
+ITALIAN_NO_DRAW = (
+    "the Italian Klin Zha Society's rules have no draws in a tournament (italian-society: "
+    'tournament, "Partita patta"): a battle is won, decided by the time-out count, or, '
+    "when no position can be restored (7.3), annulled and replayed"
 )
 
 
@@ -44,6 +51,8 @@ def game_result_set(*, game: Game, result: str, user: Any = None) -> Game:
         raise ValidationError({"result": "a bye has no result to enter"})
     if locked.round.status == Round.Status.DRAFT:
         raise ValidationError({"result": "the round is not published yet"})
+    if result == Game.Result.DRAW and tournament.ruleset == Tournament.Ruleset.ITALIAN_SOCIETY:
+        raise ValidationError({"result": ITALIAN_NO_DRAW})
     if locked.result == result:
         return locked
     before = locked.result
