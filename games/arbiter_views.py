@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST
 
 from games import selectors, services
 from games.models import Irregularity
+from klinzha_site.parsing import ascii_int
 from tournaments import selectors as tournament_selectors
 from tournaments import services as tournament_services
 from tournaments.arbiter_views import round_get
@@ -31,7 +32,7 @@ def round_console(request: HttpRequest, t: Tournament, number: int) -> HttpRespo
         "round": rnd,
         "rows": selectors.console_rows(round=rnd),
         "result_choices": ResultForm.base_fields["result"].choices,  # type: ignore[attr-defined]
-        "penalty_form": PenaltyForm(),
+        "penalty_form": PenaltyForm(tournament=t),
         "penalties": tournament_selectors.penalty_list(tournament=t, user=request.user).filter(
             round_number=number
         ),
@@ -101,10 +102,7 @@ def game_timeout(request: HttpRequest, t: Tournament, game_id: int) -> HttpRespo
 @require_POST
 @tournament_role(Role.ARBITER)
 def irregularity(request: HttpRequest, t: Tournament) -> HttpResponse:
-    game_id = request.POST.get("game", "")
-    if not game_id.isdigit():
-        raise ValidationError({"game": "choose a game"})
-    game = _game(t, int(game_id))
+    game = _game(t, ascii_int(request.POST.get("game", ""), field="game"))
     if request.POST.get("kind") == Irregularity.Kind.CORRECTION:
         ruling = services.record_correction_rule(
             game=game,

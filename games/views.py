@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from datetime import timedelta
 from typing import Any
 
@@ -17,6 +16,7 @@ from django.views.decorators.http import require_POST
 from games import selectors, services
 from games.models import ClockAdjustment, Irregularity, RecordSubmission
 from klinzha_site.errors import Conflict
+from klinzha_site.parsing import INT_MAX, ascii_int, ascii_int_or_none, json_loads_bounded
 from rules.posstring import position_to_string
 from rules.record import read_record, write_record
 from rules.svg import render_svg
@@ -120,10 +120,13 @@ def game_status(request: HttpRequest, pk: int) -> JsonResponse:
 
 def game_board(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game(pk)
-    sub_id = request.GET.get("submission")
+    try:
+        sub_id = ascii_int_or_none(request.GET.get("submission"), field="submission")
+    except ValidationError:
+        return HttpResponseBadRequest("submission must be a record id (digits 0-9)")
     sub = (
         game.submissions.filter(pk=sub_id).first()
-        if sub_id
+        if sub_id is not None
         else selectors.submission_latest(game=game)
     )
     if sub is None:
@@ -143,7 +146,11 @@ def game_board(request: HttpRequest, pk: int) -> HttpResponse:
 def game_canonical(request: HttpRequest, pk: int) -> HttpResponse:
     """The exact text that is signed: the record as the writer writes it."""
     game = _game(pk)
-    sub = get_object_or_404(game.submissions, pk=request.GET.get("submission"))
+    try:
+        sub_id = ascii_int(request.GET.get("submission", ""), field="submission")
+    except ValidationError:
+        return HttpResponseBadRequest("submission must be a record id (digits 0-9)")
+    sub = get_object_or_404(game.submissions, pk=sub_id)
     try:
         text = write_record(read_record(sub.text))
     except ValueError:
@@ -153,9 +160,9 @@ def game_canonical(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _json_body(request: HttpRequest) -> dict[str, Any] | None:
     try:
-        data = json.loads(request.body or b"{}")
-    except (ValueError, UnicodeDecodeError, RecursionError):
-        # RecursionError: JSON nested too deep for the parser is bad input, not a crash.
+        # Bounded: nesting depth and control characters (klinzha_site.parsing).
+        data = json_loads_bounded(request.body or b"{}")
+    except ValidationError:
         return None
     return data if isinstance(data, dict) else None
 
@@ -227,16 +234,30 @@ def game_clock(request: HttpRequest, pk: int) -> HttpResponse:
         services.clock_adjustment_add(
             game=game,
             side=request.POST.get("side", ""),
-            seconds=int(request.POST.get("seconds", "0")),
+            # As much as a penalty's amount can hold (999999.99 s), either way.
+            seconds=ascii_int(
+                request.POST.get("seconds", "0"),
+                field="seconds",
+                lo=-999_999,
+                hi=999_999,
+                signed=True,
+            ),
             article=request.POST.get("article", "12.5"),
-            from_ply=int(request.POST.get("from_ply", "1") or 1),
+            from_ply=ascii_int_or_none(
+                request.POST.get("from_ply"), field="from_ply", lo=1, hi=INT_MAX
+            )
+            or 1,
             reason=request.POST.get("reason", ""),
             user=request.user,
         )
     except PermissionDenied as exc:
         return HttpResponse(str(exc), status=403)
-    except (ValidationError, ValueError) as exc:
-        return HttpResponseBadRequest(str(exc))
+    except ValidationError as exc:
+        return HttpResponseBadRequest(
+            "; ".join(f"{k}: {' '.join(v)}" for k, v in exc.message_dict.items())
+            if hasattr(exc, "error_dict")
+            else "; ".join(exc.messages)
+        )
     return redirect("games:detail", pk=game.pk)
 
 
@@ -270,7 +291,10 @@ def _when(text: str, field: str) -> Any:
     """A local date-time from a form (the tournament's time zone), or None when blank."""
     if not text.strip():
         return None
-    value = parse_datetime(text.strip())
+    try:
+        value = parse_datetime(text.strip())
+    except ValueError:  # well formed but not on the calendar (2026-02-30)
+        value = None
     if value is None:
         raise ValidationError({field: "a date and time like 2026-11-22T10:00"})
     if timezone.is_naive(value):

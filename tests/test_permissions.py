@@ -22,7 +22,16 @@ from tournaments.models import ForbiddenPair, Game, Penalty, Player, Round
 pytestmark = pytest.mark.django_db
 User = get_user_model()
 
-ROLES = ["anonymous", "stranger", "player", "other_arbiter", "arbiter", "chief", "organizer"]
+ROLES = [
+    "anonymous",
+    "stranger",
+    "player",
+    "other_player",  # a player of another event
+    "other_arbiter",  # an arbiter (and the organizer) of another event
+    "arbiter",
+    "chief",
+    "organizer",
+]
 ARBITERS = {"arbiter", "chief", "organizer"}
 CHIEFS = {"chief", "organizer"}
 ORGANIZER = {"organizer"}
@@ -37,6 +46,7 @@ class World:
     game: Game
     player: Player
     spare: Player
+    outsider: Player  # a player of the other event only
     submission: RecordSubmission
     penalty: Penalty
     users: dict[str, Any]
@@ -62,6 +72,10 @@ def build_world() -> World:
         name="Other", slug="other", start_date=date(2026, 11, 1), organizer=users["other_arbiter"]
     )
     other.arbiters.add(users["other_arbiter"])
+    outsider = services.player_create(name="Outsider")
+    services.registration_create(tournament=other, player=outsider)
+    outsider.user = users["other_player"]
+    outsider.save()
     players = [services.player_create(name=f"P{i}", rating=2000 - i) for i in range(4)]
     for p in players:
         services.registration_create(tournament=t, player=p)
@@ -85,7 +99,7 @@ def build_world() -> World:
     penalty = services.penalty_impose(
         tournament=t, player=players[1], kind="warning", reason="noise", user=None
     )
-    return World(t, game, players[0], spare, sub, penalty, users)
+    return World(t, game, players[0], spare, outsider, sub, penalty, users)
 
 
 def normalized(state: list[Any]) -> list[Any]:
@@ -205,13 +219,56 @@ def page_upload(url: str) -> Call:
 
 T = "/api/tournaments/perm-open"
 A = "/arbiter/t/perm-open"
+OTHER = "/api/tournaments/other"
+ORGANIZER_OR_SELF = {"organizer", "player"}
+
+
+def api_as(user: Any) -> APIClient:
+    api = APIClient()
+    if user is not None:
+        api.force_authenticate(user)
+    return api
+
+
+def takeover(w: World, user: Any) -> Any:
+    """Register this event's player into the other event, then link them to oneself."""
+    api = api_as(user)
+    api.post(OTHER + "/registrations/", {"player": w.player.pk}, format="json")
+    name = user.get_username() if user is not None else ""
+    return api.post(f"/api/players/{w.player.pk}/account/", {"username": name}, format="json")
+
+
+def foreign_penalty(w: World, user: Any) -> Any:
+    """Register this event's player into the other event, then penalize them there on a game
+    of this event (it would show on this event's console)."""
+    api = api_as(user)
+    api.post(OTHER + "/registrations/", {"player": w.player.pk}, format="json")
+    body = {"player": w.player.pk, "game": w.game.pk, "kind": "warning", "reason": "x"}
+    return api.post(OTHER + "/penalties/", body, format="json")
+
+
 ENDPOINTS: list[tuple[str, Call, set[str]]] = [
     ("api club create", api_post("/api/clubs/", {"name": "New Club"}), OFFICIALS),
     ("api player create", api_post("/api/players/", {"name": "Newbie"}), OFFICIALS),
     (
         "api player account",
         api_post("/api/players/{w.player.pk}/account/", {"username": ""}),
-        ARBITERS,
+        {"organizer", "player"},  # the organizer of the player's events, or the player
+    ),
+    (
+        "api player account of another event's player",
+        api_post("/api/players/{w.outsider.pk}/account/", {"username": ""}),
+        {"other_player", "other_arbiter"},  # other_arbiter organizes the other event
+    ),
+    (
+        "api register another event's player",
+        api_post(T + "/registrations/", lambda w: {"player": w.outsider.pk}),
+        ARBITERS,  # players are shared: registering one stays allowed
+    ),
+    (
+        "api revoke a penalty that does not exist",
+        api_post(T + "/revocations/", {"penalty": 999999, "reason": "probe"}),
+        ARBITERS,  # they learn it does not exist (400); nobody else may ask (403)
     ),
     (
         "api tournament create",
@@ -370,7 +427,7 @@ ENDPOINTS: list[tuple[str, Call, set[str]]] = [
         page_post(A + "/byes/", lambda w: {"player": w.player.pk, "round_number": 4}),
         ARBITERS,
     ),
-    ("arbiter account", page_post(A + "/accounts/", lambda w: {"player": w.player.pk}), ARBITERS),
+    ("arbiter account", page_post(A + "/accounts/", lambda w: {"player": w.player.pk}), ORGANIZER),
     ("arbiter pair", page_post(A + "/pair/"), ARBITERS),
     ("arbiter edit", page_post(A + "/round/2/edit/", {"board-1-first": "1"}), ARBITERS),
     ("arbiter publish", page_post(A + "/round/2/publish/"), ARBITERS),
@@ -397,6 +454,14 @@ ENDPOINTS: list[tuple[str, Call, set[str]]] = [
         "arbiter revoke",
         page_post(A + "/penalties/revoke/", lambda w: {"penalty": w.penalty.pk, "reason": "x"}),
         ARBITERS,
+    ),
+    # Issue 14's take-over: register this event's player into one's own event (allowed),
+    # then link them to one's own account (refused unless one organizes all their events).
+    ("takeover: register elsewhere, then link", lambda w, u, c: takeover(w, u), ORGANIZER_OR_SELF),
+    (
+        "api penalty in one's own event on this event's game",
+        lambda w, u, c: foreign_penalty(w, u),
+        set(),
     ),
 ]
 
@@ -434,6 +499,55 @@ def test_write_endpoint_permissions(world, pristine, client, role, name, call, a
     else:
         assert denied(resp), f"{name} must be refused to {role}: {resp.status_code}"
         assert [f(world) for f in STATE] == before, f"{name} as {role} changed something"
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_a_penalty_page_of_another_event_cannot_reach_this_events_game(
+    world, pristine, client, role
+):
+    """The other event's penalty form with this event's game: refused (403, or the form's
+    own error), and nothing is attached to this event's game."""
+    user = world.users.get(role)
+    api_as(user).post(OTHER + "/registrations/", {"player": world.player.pk}, format="json")
+    before = [f(world) for f in STATE]
+    resp = page_post(
+        "/arbiter/t/other/penalties/",
+        lambda w: {"player": w.player.pk, "game": w.game.pk, "kind": "warning", "reason": "x"},
+    )(world, user, client)
+    assert resp.status_code < 500
+    if not denied(resp):
+        assert resp.status_code == 302
+        from django.contrib.messages import get_messages
+
+        assert any(m.level_tag == "error" for m in get_messages(resp.wsgi_request))
+    assert [f(world) for f in STATE] == before
+    assert not Penalty.objects.filter(game=world.game).exclude(tournament=world.t).exists()
+
+
+def test_the_penalty_form_offers_only_the_events_games_and_entrants(world):
+    from tournaments.forms import PenaltyForm
+
+    form = PenaltyForm(tournament=world.t)
+    games = form.fields["game"].queryset  # type: ignore[attr-defined]
+    assert set(games.values_list("round__tournament", flat=True)) == {world.t.pk}
+    players = form.fields["player"].queryset  # type: ignore[attr-defined]
+    assert world.outsider not in players and world.player in players
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_an_unpublished_rounds_game_is_seen_by_its_arbiters_only(world, client, role):
+    draft = Game.objects.filter(round__tournament=world.t, round__status=Round.Status.DRAFT)
+    game = draft.first()
+    user = world.users.get(role)
+    if user is not None:
+        sign_in(world, user, client)
+    for path in ("", "status.json", "board.svg"):
+        resp = client.get(f"/g/{game.pk}/{path}")
+        if role in ARBITERS:
+            assert resp.status_code in (200, 404) and b"no such game" not in resp.content
+            assert path or resp.status_code == 200
+        else:
+            assert resp.status_code == 404, (path, resp.status_code)
 
 
 def test_the_table_names_every_write_route():

@@ -9,11 +9,12 @@ import re
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from klinzha_site.parsing import SMALL_MAX, ascii_int, ascii_int_or_none
 from tournaments import selectors, services
 from tournaments.audit import audit_verify
 from tournaments.forms import (
@@ -36,7 +37,7 @@ from tournaments.permissions import (
     round_url,
     tournament_role,
 )
-from tournaments.roles import Role, user_is_organizer, user_role
+from tournaments.roles import Role, role_require, user_is_organizer, user_role
 
 
 @login_required
@@ -189,7 +190,7 @@ def bye_request(request: HttpRequest, t: Tournament) -> HttpResponse:
 
 
 @require_POST
-@tournament_role(Role.ARBITER)
+@tournament_role(Role.ORGANIZER)  # players are shared: roles.user_may_edit_player decides
 def account_link(request: HttpRequest, t: Tournament) -> HttpResponse:
     form = AccountForm(request.POST)
     if not form.is_valid():
@@ -249,9 +250,10 @@ def round_edit(request: HttpRequest, t: Tournament, number: int) -> HttpResponse
         second = request.POST.get(f"board-{b}-second", "")
         if not first and not second:
             continue
-        if not first.isdigit() or (second and not second.isdigit()):
+        if not first:
             raise ValidationError({"pairings": f"board {b}: choose the first placer"})
-        pairings.append((int(first), int(second) if second else None))
+        where = f"board {b}"
+        pairings.append((ascii_int(first, field=where), ascii_int_or_none(second, field=where)))
     warnings = services.round_pairings_edit(round=rnd, pairings=pairings, user=request.user)
     if warnings:
         messages.warning(request, "pairings saved with warnings: " + "; ".join(warnings))
@@ -303,7 +305,7 @@ def round_discard(request: HttpRequest, t: Tournament, number: int) -> HttpRespo
 @require_POST
 @tournament_role(Role.ARBITER)
 def penalty_impose(request: HttpRequest, t: Tournament) -> HttpResponse:
-    form = PenaltyForm(request.POST)
+    form = PenaltyForm(request.POST, tournament=t)
     if not form.is_valid():
         raise ValidationError({k: " ".join(v) for k, v in form.errors.items()})
     data = form.cleaned_data
@@ -315,7 +317,9 @@ def penalty_impose(request: HttpRequest, t: Tournament) -> HttpResponse:
         reason=data["reason"],
         user=request.user,
         game=game,
-        round_number=int(rn) if (rn := request.POST.get("round_number", "")).isdigit() else None,
+        round_number=ascii_int_or_none(
+            request.POST.get("round_number"), field="round_number", lo=1, hi=SMALL_MAX
+        ),
         amount=data["amount"],
     )
     messages.success(request, f"penalty recorded: {penalty.get_kind_display()}")
@@ -326,7 +330,13 @@ def penalty_impose(request: HttpRequest, t: Tournament) -> HttpResponse:
 @tournament_role(Role.ARBITER)
 def penalty_revoke(request: HttpRequest, t: Tournament) -> HttpResponse:
     form = RevocationForm(request.POST)
-    if not form.is_valid() or form.cleaned_data["penalty"].tournament_id != t.pk:
+    if not form.is_valid():
+        raise ValidationError({"penalty": "choose a penalty of this tournament and say why"})
+    if form.cleaned_data["penalty"].tournament_id != t.pk:
+        # Another event's penalty: that event's business (403) unless one arbitrates it too.
+        role_require(
+            user=request.user, tournament=form.cleaned_data["penalty"].tournament, role=Role.ARBITER
+        )
         raise ValidationError({"penalty": "choose a penalty of this tournament and say why"})
     services.penalty_revoke(
         penalty=form.cleaned_data["penalty"], reason=form.cleaned_data["reason"], user=request.user
@@ -338,9 +348,13 @@ def penalty_revoke(request: HttpRequest, t: Tournament) -> HttpResponse:
 @tournament_role(Role.ARBITER)
 def audit(request: HttpRequest, t: Tournament) -> HttpResponse:
     player = request.GET.get("player", "")
+    try:
+        player_id = ascii_int_or_none(player, field="player")
+    except ValidationError as exc:
+        return HttpResponseBadRequest(errors_text(exc))
     rows = (
-        selectors.audit_for_player(tournament=t, player_id=int(player))
-        if player.isdigit()
+        selectors.audit_for_player(tournament=t, player_id=player_id)
+        if player_id is not None
         else t.audit.all()
     )
     intact, checked, problem = audit_verify(tournament=t)

@@ -97,7 +97,7 @@ class AccountForm(forms.Form):
 
 class ByeRequestForm(forms.Form):
     player = forms.ModelChoiceField(queryset=Player.objects.all())
-    round_number = forms.IntegerField(min_value=1, label=_("round"))
+    round_number = forms.IntegerField(min_value=1, max_value=32767, label=_("round"))
 
 
 class ResultForm(forms.Form):
@@ -110,8 +110,19 @@ class PenaltyForm(forms.Form):
         choices=[c for c in Penalty.Kind.choices if c[0] != Penalty.Kind.REVOCATION]
     )
     game = forms.ModelChoiceField(queryset=Game.objects.all(), required=False)
-    amount = forms.DecimalField(required=False, label=_("seconds or points"))
-    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))
+    amount = forms.DecimalField(
+        required=False, label=_("seconds or points"), max_digits=8, decimal_places=2
+    )
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), max_length=2000)
+
+    def __init__(self, *args: Any, tournament: Tournament | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if tournament is not None:
+            # Only this event's entrants and games are offered (the service refuses others).
+            players = Player.objects.filter(registrations__tournament=tournament)
+            self.fields["player"].queryset = players  # type: ignore[attr-defined]
+            games = Game.objects.filter(round__tournament=tournament)
+            self.fields["game"].queryset = games  # type: ignore[attr-defined]
 
 
 class RevocationForm(forms.Form):

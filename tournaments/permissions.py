@@ -11,15 +11,21 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.forms import BaseForm
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from rest_framework import permissions
 from rest_framework.request import Request
 
-from tournaments.models import Tournament
-from tournaments.roles import Role, user_is_official, user_is_organizer, user_role
+from tournaments.models import Game, Round, Tournament
+from tournaments.roles import (
+    Role,
+    user_can_arbitrate,
+    user_is_official,
+    user_is_organizer,
+    user_role,
+)
 
 View = Callable[..., HttpResponse]
 
@@ -80,6 +86,22 @@ def tournament_role(role: Role) -> Callable[[View], View]:
         return wrapped
 
     return decorate
+
+
+def game_visible(view: View) -> View:
+    """A game page (`pk` in the URL) of a proposed round, not yet published, is the
+    arbiters' draft: 404 to everyone else, as if it did not exist."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, pk: int, *args: Any, **kwargs: Any) -> HttpResponse:
+        game = get_object_or_404(Game.objects.select_related("round__tournament"), pk=pk)
+        if game.round.status == Round.Status.DRAFT and not user_can_arbitrate(
+            user=request.user, tournament=game.round.tournament
+        ):
+            raise Http404("no such game")
+        return view(request, pk, *args, **kwargs)
+
+    return wrapped
 
 
 class OfficialWriteOrReadOnly(permissions.BasePermission):

@@ -69,6 +69,27 @@ def role_require(*, user: Any, tournament: Tournament, role: Role) -> None:
         raise PermissionDenied(f"only {names.get(role, 'its officials')} may do that")
 
 
+def user_may_edit_player(*, user: Any, player: Player) -> bool:
+    """Players are shared across events, so an arbiter (or organizer) of one event must not
+    take over a player of another by registering them: staff, the player themself, or the
+    organizer of every event the player entered (any organizer for a player in none) may
+    change the player or the account linked to them."""
+    if user is None:
+        return True  # the system itself
+    if not getattr(user, "is_authenticated", False):
+        return False
+    if user.is_staff or (player.user_id is not None and player.user_id == user.pk):
+        return True
+    organizers = set(
+        Tournament.objects.filter(registrations__player=player).values_list(
+            "organizer_id", flat=True
+        )
+    )
+    if not organizers:
+        return user_is_organizer(user)
+    return organizers == {user.pk}
+
+
 def user_player(user: Any) -> Player | None:
     """The player a user account is linked to, if any."""
     if not getattr(user, "is_authenticated", False):

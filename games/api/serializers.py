@@ -6,10 +6,16 @@ from rest_framework import serializers
 
 from games.models import Irregularity, RecordSignature, RecordSubmission, SigningKey
 from games.services import MAX_RECORD_BYTES
+from klinzha_site.parsers import StrictCharField
 
 
 class RecordInSerializer(serializers.Serializer):
-    text = serializers.CharField(max_length=MAX_RECORD_BYTES, trim_whitespace=False)
+    text = StrictCharField(max_length=MAX_RECORD_BYTES, trim_whitespace=False)
+
+    def validate_text(self, value: str) -> str:
+        if not value.strip():
+            raise serializers.ValidationError("the record is empty")
+        return value
 
 
 class SignatureSerializer(serializers.ModelSerializer):
@@ -78,8 +84,8 @@ MAX_UPLOAD_BYTES = 200 * 2**20
 
 class IrregularitySerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=Irregularity.Kind.choices)
-    reason = serializers.CharField(max_length=2000)
-    text = serializers.CharField(
+    reason = StrictCharField(max_length=2000)
+    text = StrictCharField(
         max_length=MAX_RECORD_BYTES,
         required=False,
         trim_whitespace=False,

@@ -182,7 +182,10 @@ def _match_game(raw: bytes, index: GameIndex) -> tuple[Game | None, str]:
     except (UnicodeDecodeError, RecordError):
         return None, "not matched: the tags cannot be read"
     rnd, green, gold = tags.get("Round", ""), tags.get("Green", ""), tags.get("Gold", "")
-    if not rnd.strip().isdigit() or not green.strip() or not gold.strip():
+    # ASCII digits: "²" passes isdigit() but not int() (issue 14).
+    number = rnd.strip()
+    digits = number.isascii() and number.isdigit() and len(number) < 10
+    if not digits or not green.strip() or not gold.strip():
         return None, "not matched: Round, Green and Gold tags are needed"
     found = index.get((int(rnd), frozenset({_name_key(green), _name_key(gold)})), [])
     if len(found) != 1:

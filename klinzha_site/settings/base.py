@@ -36,6 +36,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Static files (the API docs' Swagger UI and Redoc among them) from our own server.
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Before any view reads them: NUL and control characters in paths and forms are a 400.
+    "klinzha_site.parsers.ControlCharactersMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -158,6 +160,12 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # JSON with a depth limit and no control characters (klinzha_site.parsing).
+    "DEFAULT_PARSER_CLASSES": [
+        "klinzha_site.parsers.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "EXCEPTION_HANDLER": "klinzha_site.api_errors.api_exception_handler",
     "DEFAULT_PAGINATION_CLASS": "klinzha_site.pagination.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 100,

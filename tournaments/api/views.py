@@ -16,6 +16,7 @@ from rest_framework.generics import get_object_or_404
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from klinzha_site.parsing import ascii_int_or_none
 from tournaments import selectors, services
 from tournaments.api.serializers import (
     AccountSerializer,
@@ -53,7 +54,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.permissions import OfficialWriteOrReadOnly, OrganizerWriteOrReadOnly
-from tournaments.roles import user_can_arbitrate
+from tournaments.roles import Role, role_require, user_can_arbitrate
 from tournaments.standings import standings_json
 
 User = get_user_model()
@@ -416,6 +417,8 @@ class TournamentViewSet(viewsets.ModelViewSet):
     @action(detail=True, methods=["post"])
     def revocations(self, request: Request, slug: str | None = None) -> Response:
         t = self.get_object()
+        # Who may ask first: an outsider learns nothing about which penalties exist (403).
+        role_require(user=request.user, tournament=t, role=Role.ARBITER)
         data = RevocationSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         penalty = Penalty.objects.filter(tournament=t, pk=data.validated_data["penalty"]).first()
@@ -435,10 +438,9 @@ class TournamentViewSet(viewsets.ModelViewSet):
             raise PermissionDenied("only this tournament's arbiters may read its audit trail")
         rows = t.audit.all()
         player = request.query_params.get("player", "")
-        if player:
-            if not player.isdigit():
-                raise ValidationError({"player": "a player id is expected"})
-            rows = selectors.audit_for_player(tournament=t, player_id=int(player))
+        player_id = ascii_int_or_none(player, field="player")
+        if player_id is not None:
+            rows = selectors.audit_for_player(tournament=t, player_id=player_id)
         rows = list(rows)
         labels = selectors.audit_object_labels(entries=rows)
         return Response(AuditSerializer(rows, many=True, context={"labels": labels}).data)

@@ -10,7 +10,7 @@ from django.db import transaction
 from klinzha_site.errors import Conflict
 from tournaments.audit import Action, audit_append
 from tournaments.models import ByeRequest, Club, ForbiddenPair, Player, Registration, Tournament
-from tournaments.roles import user_can_arbitrate, user_is_official
+from tournaments.roles import user_may_edit_player
 from tournaments.services.common import (
     require_arbiter,
     require_official,
@@ -42,15 +42,19 @@ def player_create(
 @transaction.atomic
 def player_link_user(*, player: Player, account: Any, user: Any = None) -> Player:
     """Link a player to a user account (or unlink with None), so that they can submit and
-    sign their records and see their penalties. Arbiters link players of their events."""
-    if user is not None and not getattr(user, "is_staff", False):
-        tournaments = list(Tournament.objects.filter(registrations__player=player))
-        if tournaments:
-            allowed = any(user_can_arbitrate(user=user, tournament=t) for t in tournaments)
-        else:
-            allowed = user_is_official(user)
-        if not allowed:
-            raise PermissionDenied("only arbiters of this player's tournaments may do that")
+    sign their records and see their penalties: staff, the organizer of the player's events,
+    or the player (to unlink themself) may (roles.user_may_edit_player)."""
+    stored = Player.objects.get(pk=player.pk)  # its link as stored, not as the caller saw it
+    if not user_may_edit_player(user=user, player=stored):
+        raise PermissionDenied(
+            "only staff, the organizer of this player's events or the player may do that"
+        )
+    if user is not None and not user.is_staff and account is not None:
+        giving_away = stored.user_id == user.pk != account.pk
+    else:
+        giving_away = False
+    if giving_away:
+        raise PermissionDenied("a player may unlink their own account, not give it away")
     # The tournaments whose trails this writes are locked before the player, in id order:
     # a registration being stored holds its tournament and then refers to the player.
     for tournament_id in sorted(set(player.registrations.values_list("tournament_id", flat=True))):

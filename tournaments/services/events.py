@@ -19,6 +19,7 @@ from tournaments.italian import TIME_CONTROL as ITALIAN_TIME_CONTROL
 from tournaments.models import Tournament
 from tournaments.roles import Role, role_require, user_is_organizer
 from tournaments.services.common import tournament_lock
+from tournaments.services.event_bounds import tournament_bounds_check
 from tournaments.standings import TIEBREAKS
 
 # The settings tournament_update changes (officials have officials_set).
@@ -109,6 +110,7 @@ def tournament_create(
     _validate_tiebreaks(tournament.tiebreaks)
     _validate_rules(tournament)
     tournament.full_clean()
+    tournament_bounds_check(tournament)
     tournament.save()
     return tournament
 
@@ -142,6 +144,7 @@ def tournament_update(*, tournament: Tournament, user: Any = None, **fields: Any
         _validate_tiebreaks(tournament.tiebreaks)
     _validate_rules(tournament, changed=list(fields))
     tournament.full_clean()
+    tournament_bounds_check(tournament)
     tournament.standings_version = F("standings_version") + 1
     tournament.save()
     tournament.refresh_from_db()

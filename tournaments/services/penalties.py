@@ -24,6 +24,8 @@ from tournaments.signals import penalty_clock_effect
 
 # What Penalty.amount holds (8 digits, 2 of them decimals).
 MAX_AMOUNT = Decimal("999999.99")
+# What Penalty.round_number holds (a small integer on every database).
+ROUND_MAX = 32767
 
 
 def _amount_parse(kind: PenaltyKind, amount: Any) -> Decimal | None:
@@ -68,11 +70,17 @@ def penalty_impose(
         raise ValidationError({"reason": "say why"})
     if not Registration.objects.filter(tournament=tournament, player=player).exists():
         raise ValidationError({"player": "not a combatant of this tournament"})
-    if spec.needs_game:
-        if game is None or game.round.tournament_id != tournament.pk:
-            raise ValidationError({"game": "this penalty applies to a game of the tournament"})
-        if player.pk not in (game.first_id, game.second_id):
-            raise ValidationError({"player": "not a combatant of that game"})
+    if game is not None and game.round.tournament_id != tournament.pk:
+        # The game is another event's: refused as that event's business (403) to whoever
+        # holds no role there, as a wrong choice (400) to its own arbiters (issue 14).
+        role_require(user=user, tournament=game.round.tournament, role=Role.ARBITER)
+        raise ValidationError({"game": "this penalty applies to a game of the tournament"})
+    if spec.needs_game and game is None:
+        raise ValidationError({"game": "this penalty applies to a game of the tournament"})
+    if game is not None and player.pk not in (game.first_id, game.second_id):
+        raise ValidationError({"player": "not a combatant of that game"})
+    if round_number is not None and not 1 <= round_number <= ROUND_MAX:
+        raise ValidationError({"round_number": f"a round from 1 to {ROUND_MAX}"})
     value = _amount_parse(spec, amount)
     tournament_lock(tournament.pk)
     penalty = Penalty.objects.create(

@@ -38,14 +38,21 @@ def test_club_create_by_an_official(officials, event):
 # player_link_user
 
 
-def test_an_arbiter_links_a_player_of_their_tournament(officials, event):
+def test_the_organizer_links_a_player_of_their_tournament(officials, event):
     t, (ann, *_) = event
     kor = account("kor")
-    linked = services.player_link_user(player=ann, account=kor, user=officials.arbiter)
+    for arbiter in (officials.arbiter, officials.chief):  # issue 14: not the arbiters
+        with pytest.raises(PermissionDenied):
+            services.player_link_user(player=ann, account=kor, user=arbiter)
+    linked = services.player_link_user(player=ann, account=kor, user=officials.organizer)
     assert linked.user == kor
     assert Player.objects.get(pk=ann.pk).user == kor
     (entry,) = AuditEntry.objects.filter(tournament=t, action="player_account")
-    assert (entry.actor, entry.object_type, entry.object_id) == ("arbiter", "Player", str(ann.pk))
+    assert (entry.actor, entry.object_type, entry.object_id) == (
+        "organizer",
+        "Player",
+        str(ann.pk),
+    )
     assert entry.before == {"account": None} and entry.after == {"account": "kor"}
 
 
@@ -55,7 +62,7 @@ def test_unlinking_is_audited_in_every_tournament_of_the_player(officials, event
     services.registration_create(tournament=other, player=ann)
     kor = account("kor")
     services.player_link_user(player=ann, account=kor)
-    services.player_link_user(player=ann, account=None, user=officials.arbiter)
+    services.player_link_user(player=ann, account=None, user=officials.organizer)
     assert Player.objects.get(pk=ann.pk).user is None
     for tournament in (t, other):
         entries = AuditEntry.objects.filter(tournament=tournament, action="player_account")
@@ -68,13 +75,43 @@ def test_unlinking_is_audited_in_every_tournament_of_the_player(officials, event
 def test_an_account_links_to_one_player_only(officials, event):
     t, (ann, bob, *_) = event
     kor = account("kor")
-    services.player_link_user(player=ann, account=kor, user=officials.arbiter)
+    services.player_link_user(player=ann, account=kor, user=officials.organizer)
     with pytest.raises(ValidationError) as e:
-        services.player_link_user(player=bob, account=kor, user=officials.arbiter)
+        services.player_link_user(player=bob, account=kor, user=officials.organizer)
     assert e.value.message_dict == {"account": ["already linked to player Ann"]}
     assert Player.objects.get(pk=bob.pk).user is None
     # Linking the same pair again is no conflict.
-    assert services.player_link_user(player=ann, account=kor, user=officials.arbiter).user == kor
+    assert services.player_link_user(player=ann, account=kor, user=officials.organizer).user == kor
+
+
+def test_an_arbiter_of_another_event_cannot_take_a_player_over(officials, event):
+    """Issue 14: register this event's player into one's own event (allowed: players are
+    shared), then link them to one's own account: refused, even to that event's organizer,
+    as long as the player is in an event someone else organizes."""
+    t, (ann, *_) = event
+    rival = account("rival")
+    theirs = services.tournament_create(
+        name="Rival Open", slug="rival-open", start_date=t.start_date
+    )
+    theirs.organizer = rival
+    theirs.save()
+    theirs.arbiters.add(rival)
+    services.registration_create(tournament=theirs, player=ann, user=rival)
+    with pytest.raises(PermissionDenied):
+        services.player_link_user(player=ann, account=rival, user=rival)
+    # Nor may this event's organizer alone link a player who is also in the rival's event.
+    with pytest.raises(PermissionDenied):
+        services.player_link_user(player=ann, account=account("kor"), user=officials.organizer)
+    assert Player.objects.get(pk=ann.pk).user is None
+
+
+def test_a_player_may_unlink_but_not_give_away_their_account(officials, event):
+    t, (ann, *_) = event
+    kor = account("kor")
+    services.player_link_user(player=ann, account=kor, user=officials.organizer)
+    with pytest.raises(PermissionDenied, match="not give it away"):
+        services.player_link_user(player=ann, account=account("kang"), user=kor)
+    assert services.player_link_user(player=ann, account=None, user=kor).user is None
 
 
 def test_arbiters_of_other_tournaments_may_not_link(officials, event):
@@ -82,7 +119,7 @@ def test_arbiters_of_other_tournaments_may_not_link(officials, event):
     other, _ = event_make(officials, slug="other-open", names=("Zed",))
     outsider = account("outsider")
     other.arbiters.add(outsider)
-    with pytest.raises(PermissionDenied, match="only arbiters of this player's tournaments"):
+    with pytest.raises(PermissionDenied, match="only staff, the organizer"):
         services.player_link_user(player=ann, account=account("kor"), user=outsider)
     with pytest.raises(PermissionDenied):
         services.player_link_user(player=ann, account=account("kang"), user=officials.stranger)
@@ -91,12 +128,18 @@ def test_arbiters_of_other_tournaments_may_not_link(officials, event):
     assert services.player_link_user(player=ann, account=outsider, user=staff).user == outsider
 
 
-def test_a_player_registered_nowhere_is_linked_by_any_official(officials, event):
+def test_a_player_registered_nowhere_is_linked_by_any_organizer(officials, event):
+    from django.contrib.auth.models import Permission
+
     loner = services.player_create(name="Loner")
     kor = account("kor")
-    with pytest.raises(PermissionDenied):
-        services.player_link_user(player=loner, account=kor, user=officials.stranger)
-    assert services.player_link_user(player=loner, account=kor, user=officials.arbiter).user == kor
+    for user in (officials.stranger, officials.arbiter):
+        with pytest.raises(PermissionDenied):
+            services.player_link_user(player=loner, account=kor, user=user)
+    maker = account("maker")
+    maker.user_permissions.add(Permission.objects.get(codename="add_tournament"))
+    maker = get_user_model().objects.get(pk=maker.pk)
+    assert services.player_link_user(player=loner, account=kor, user=maker).user == kor
     assert not AuditEntry.objects.filter(action="player_account").exists()
 
 
