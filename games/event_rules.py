@@ -6,8 +6,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from games.selectors import Expected
-from rules.clock import ClockError, TimeControl, describe_time_control, parse_time_control
-from rules.position import Rules
+from rules.clock import (
+    ClockError,
+    TimeControl,
+    describe_time_control,
+    parse_time_control,
+    ply_turns,
+)
+from rules.position import COLOR_NAMES, Rules
+from rules.record import Record
 from tournaments.event_rules import ablation_text, crown_text, squares_text, time_control_read
 
 
@@ -20,17 +27,16 @@ def event_time_control(expected: Expected) -> TimeControl | None:
         return None
 
 
-def event_rules_broken(
-    tags: Mapping[str, str], rules: Rules, expected: Expected
-) -> tuple[str, str] | None:
-    """(reason, Article) of the first of the event's own rules a record breaks, or None.
-    `rules` are those the record's tags name, already found to be the game's ruleset and
-    variants. Each reason names what the record says and what the event says."""
+def event_rules_broken(record: Record, rules: Rules, expected: Expected) -> tuple[str, str] | None:
+    """(reason, Article) of the first of the event's own rules a valid record breaks, or
+    None. `rules` are those the record's tags name, already found to be the game's ruleset
+    and variants. Each reason names what the record says and what the event says."""
+    tags = record.tags
     return (
         _parameters_broken(rules, expected)
         or _time_control_broken(tags, expected)
         or _notation_broken(tags, expected)
-        or _resignation_broken(tags, expected)
+        or _resignation_broken(record, expected)
     )
 
 
@@ -99,12 +105,38 @@ def _notation_broken(tags: Mapping[str, str], expected: Expected) -> tuple[str, 
     return None
 
 
-def _resignation_broken(tags: Mapping[str, str], expected: Expected) -> tuple[str, str] | None:
-    if expected.resignation_allowed:
+def _resignation_broken(record: Record, expected: Expected) -> tuple[str, str] | None:
+    if record.tags.get("Termination", "").strip().lower() != "resignation":
         return None
-    if tags.get("Termination", "").strip().lower() == "resignation":
+    if not expected.resignation_allowed:
         return (
             "the record ends in resignation (Termination tag); this tournament forbids resignation",
             "9.2",
         )
-    return None
+    need = expected.resignation_after_moves
+    if not need:
+        return None
+    try:
+        made = _moves_made(record)
+    except ClockError:
+        return None  # who made each ply cannot be told: the arbiter's eye, not a refusal
+    winner = record.tags.get("Result", "").strip().lower()
+    # The side that resigned lost; with no winner named, neither may have resigned early.
+    sides = [1 - COLOR_NAMES.index(winner)] if winner in COLOR_NAMES else [0, 1]
+    side = min(sides, key=lambda s: made[s])
+    if made[side] >= need:
+        return None
+    return (
+        f"{COLOR_NAMES[side]} resigned having made {made[side]} moves (the setup counting as "
+        f"move 1, Art. 6.7); this tournament allows resignation after {need} moves",
+        "9.2",
+    )
+
+
+def _moves_made(record: Record) -> tuple[int, int]:
+    """The moves each side completed, as the clocks count them (setup = move 1)."""
+    made = [0, 0]
+    for turn in ply_turns(record):
+        if turn.completes:
+            made[turn.side] = max(made[turn.side], turn.move)
+    return made[0], made[1]

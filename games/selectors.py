@@ -58,8 +58,8 @@ class Expected:
     """The rules a game's record must be played under: the tournament's ruleset and variants
     (with the Italian society's final and Bach'san replay: `removed`), and the event's own
     rules (Art. 9.1): its time control ("" when it states none, Art. 6.4), whether it allows
-    resignation (9.2), the notation it requires ("" for either, 8.3) and its variants'
-    parameters (13.3, 13.4, 13.6; None when the event fixes none)."""
+    resignation and after how many moves (9.2), the notation it requires ("" for either,
+    8.3) and its variants' parameters (13.3, 13.4, 13.6; None when the event fixes none)."""
 
     ruleset: str
     variants: frozenset[str]
@@ -67,6 +67,7 @@ class Expected:
     time_control: str = ""
     resignation_allowed: bool = True
     notation: str = ""
+    resignation_after_moves: int = 0
     parameters: Parameters | None = None
 
     def __iter__(self) -> Iterator[object]:
@@ -87,6 +88,7 @@ def game_rules_expected(*, game: Game) -> Expected:
         game.bachsan_removed,
         time_control=tournament.time_control.strip(),
         resignation_allowed=tournament.resignation_allowed,
+        resignation_after_moves=tournament.resignation_after_moves,
         notation=tournament.notation,
         parameters=event_parameters(
             variants=variants,

@@ -47,6 +47,7 @@ def demo_load(*, rounds_played: int = 4) -> tuple[Tournament, str, str, bool]:
         time_control="20/1800:1200",
         rounds_planned=7,
         local_rules="Resignation is not allowed (Art. 9.2). Records in geometric notation.",
+        notation="geometric",
         organizer=user,
     )
     tournament.arbiters.add(user)

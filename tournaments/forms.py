@@ -26,7 +26,13 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
         }
 
     # Settings a form may leave out: they keep their default (forms made before them work on).
-    OPTIONAL = ("withdrawal_results", "free_round", "late_entry_points", "ablation_limit")
+    OPTIONAL = (
+        "withdrawal_results",
+        "free_round",
+        "late_entry_points",
+        "ablation_limit",
+        "resignation_after_moves",
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

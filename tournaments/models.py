@@ -147,6 +147,15 @@ class Tournament(models.Model):
     resignation_allowed = models.BooleanField(
         _("resignation allowed"), default=False, help_text=_("Art. 9.2")
     )
+    resignation_after_moves = models.PositiveSmallIntegerField(
+        _("moves before resigning"),
+        default=0,
+        validators=[MaxValueValidator(1000)],
+        help_text=_(
+            "Art. 9.2: the moves a combatant must have made before resigning, the setup "
+            "counting as move 1 (Art. 6.7); 0 for none"
+        ),
+    )
     notation = models.CharField(
         _("required notation"),
         max_length=12,

@@ -195,7 +195,7 @@ def verdict_compute(
     if expected is not None and checked.valid and checked.position is not None:
         mismatch = _rules_mismatch(checked.position.rules, expected)
         broken = (mismatch, "9.1") if mismatch else None
-        broken = broken or event_rules_broken(record.tags, checked.position.rules, expected)
+        broken = broken or event_rules_broken(record, checked.position.rules, expected)
     if broken:
         verdict["valid"] = False
         verdict["error"] = {"ply": None, "text": None, "reason": broken[0], "article": broken[1]}

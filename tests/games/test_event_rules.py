@@ -127,6 +127,22 @@ def test_resignation_stands_where_the_event_allows_it(worker):
     assert body["valid"] is True and body["result_tag"] == "gold"
 
 
+def test_resignation_before_the_moves_the_event_requires_is_refused(worker):
+    # 9.2 "or require a certain number of moves be made before resigning": green (the
+    # loser) has made its setup (move 1) and five battle moves.
+    game, arbiter = event(resignation_allowed=True, resignation_after_moves=10)
+    body = submit(game, arbiter, clocked(None, Result="gold", Termination="resignation"))
+    assert body["valid"] is False and body["error"]["article"] == "9.2"
+    reason = body["error"]["reason"]
+    assert "green resigned having made 6 moves" in reason and "after 10 moves" in reason
+
+
+def test_resignation_after_the_moves_the_event_requires_stands(worker):
+    game, arbiter = event(resignation_allowed=True, resignation_after_moves=6)
+    body = submit(game, arbiter, clocked(None, Result="gold", Termination="resignation"))
+    assert body["valid"] is True
+
+
 def test_allowing_resignation_through_the_api_lets_the_next_record_stand(worker):
     game, arbiter = event(resignation_allowed=False)
     text = clocked(None, Result="gold", Termination="resignation")

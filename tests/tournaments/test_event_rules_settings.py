@@ -159,6 +159,14 @@ def test_parameters_are_stored_and_shown_and_locked_with_the_variants(api, organ
     assert {"clouds", "crown", "ablation_limit"} <= set(Tournament.RESULT_SETTINGS)
 
 
+def test_moves_before_resigning_is_a_setting(api):
+    resp = create(api, resignation_allowed=True, resignation_after_moves=20)
+    assert resp.status_code == 201 and resp.json()["resignation_after_moves"] == 20
+    page = APIClient().get(f"/t/{resp.json()['slug']}/").content.decode()
+    assert "after 20 moves" in page
+    assert create(api, slug="neg", resignation_after_moves=-1).status_code == 400
+
+
 def test_a_notation_outside_the_choices_is_refused(api):
     resp = create(api, notation="algebraic")
     assert resp.status_code == 400 and "notation" in resp.json()

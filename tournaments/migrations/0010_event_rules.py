@@ -1,6 +1,7 @@
 """The event's own rules fixed on the tournament (issue 13): variant parameters, required
 notation, a parsed time control."""
 
+import django.core.validators
 from django.db import migrations, models
 
 import tournaments.event_rules
@@ -74,6 +75,19 @@ class Migration(migrations.Migration):
                 help_text="Art. 13.3: the designated apex (A19, I11, I99 or apex/west/east)",
                 max_length=10,
                 verbose_name="Kagga's crown",
+            ),
+        ),
+        migrations.AddField(
+            model_name="tournament",
+            name="resignation_after_moves",
+            field=models.PositiveSmallIntegerField(
+                default=0,
+                help_text=(
+                    "Art. 9.2: the moves a combatant must have made before resigning, the "
+                    "setup counting as move 1 (Art. 6.7); 0 for none"
+                ),
+                validators=[django.core.validators.MaxValueValidator(1000)],
+                verbose_name="moves before resigning",
             ),
         ),
         migrations.AddField(

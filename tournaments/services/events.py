@@ -44,6 +44,7 @@ SETTINGS = (
     "placement_order",
     "local_rules",
     "resignation_allowed",
+    "resignation_after_moves",
     "notation",
     "result_confirmation",
     "forbid_same_club",
