@@ -259,7 +259,7 @@ class ItalianPosition(Position):
         own = self.occ[side]
         eb = self.blk[enemy]
         ezoc = NB[eb] if eb >= 0 else 0
-        passable = BOARD & ~(own | self.occ[enemy] | self.holes)
+        passable = BOARD & ~(own | self.occ[enemy])
         wide = self._reach(o, kind, passable) & ~own & ~ezoc & ~self.holes
         if eb >= 0:
             wide &= ~BIT[eb]
@@ -351,6 +351,8 @@ class ItalianPosition(Position):
         return tag_problem(self, tags)
 
     counts_at_time_out: ClassVar[bool] = True
+    # The booklet's ablative variant: "i pezzi potranno passarci sopra ma non sostarvi".
+    _PASS_OVER_ABLATED: ClassVar[bool] = True
 
     def time_out_count(self) -> tuple[int | None, str, str] | None:
         count = timeout_count(self)

@@ -213,6 +213,9 @@ class Position:
     # Whether a battle stopped by time is decided by a count (the Italian society's) rather
     # than by whose flag fell (Art. 6.5); see time_out_count.
     counts_at_time_out: ClassVar[bool] = False
+    # Whether a path may cross an ablated triangle without ending there (13.6). The Laws: no,
+    # the triangle is "unavailable" (docs/rules.md, Readings); the Italian society: yes.
+    _PASS_OVER_ABLATED: ClassVar[bool] = False
 
     def __init__(self, rules: Rules = LAWS, first: int = GREEN) -> None:
         self.rules = rules
@@ -416,7 +419,8 @@ class Position:
         eb = self.blk[enemy]
         ezoc = NB[eb] if eb >= 0 else 0
         holes = self.holes
-        d = self._reach(o, kind, BOARD & ~(own | opp | ezoc | holes)) & ~(own | ezoc | holes)
+        over = 0 if self._PASS_OVER_ABLATED else holes
+        d = self._reach(o, kind, BOARD & ~(own | opp | ezoc | over)) & ~(own | ezoc | holes)
         if eb >= 0:
             d &= ~BIT[eb]
         clouds = self.rules.cloud_bb
