@@ -11,6 +11,12 @@ from klinzha_site.parsers import StrictCharField
 
 class RecordInSerializer(serializers.Serializer):
     text = StrictCharField(max_length=MAX_RECORD_BYTES, trim_whitespace=False)
+    reason = StrictCharField(
+        max_length=2000,
+        required=False,
+        help_text="an arbiter's ruling (Art. 7) correcting a record both combatants signed: "
+        "why (without it such a record is final, 409)",
+    )
 
     def validate_text(self, value: str) -> str:
         if not value.strip():

@@ -111,12 +111,19 @@ class GameViewSet(tournament_views.GameViewSet):
         game = get_object_or_404(Game, pk=pk)
         data = RecordInSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        sub = services.submission_create(
-            game=game,
-            raw=data.validated_data["text"].encode("utf-8"),
-            source=RecordSubmission.Source.API,
-            user=request.user,
-        )
+        raw = data.validated_data["text"].encode("utf-8")
+        reason = data.validated_data.get("reason", "")
+        if reason.strip() and selectors.record_final(game=game) is not None:
+            # A record both combatants signed (Art. 8.2): the arbiter's ruling, as at
+            # irregularities/ with kind "correction"; anyone else is refused there.
+            ruling = services.record_correction_rule(
+                game=game, raw=raw, reason=reason, user=request.user
+            )
+            sub = ruling.new_submission
+        else:
+            sub = services.submission_create(
+                game=game, raw=raw, source=RecordSubmission.Source.API, user=request.user
+            )
         sub.refresh_from_db()
         return Response(RecordSerializer(sub).data, status=status.HTTP_201_CREATED)
 

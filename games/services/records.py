@@ -117,7 +117,8 @@ def record_final_message(final: RecordSubmission) -> str:
     return (
         f"record v{final.version} of this game is signed by both combatants and final "
         "(Art. 8.2): a new version only comes from an arbiter's ruling (Art. 7) with its "
-        f"reason: kind 'correction' at /api/games/{final.game_id}/irregularities/"
+        f"reason: the record with a reason at /api/games/{final.game_id}/records/, or kind "
+        "'correction' at irregularities/"
     )
 
 

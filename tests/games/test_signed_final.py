@@ -346,3 +346,20 @@ def test_odd_keys_and_signatures_are_400s_never_500s(battle):
         assert resp.status_code == 400, (sig, resp.status_code)
     assert api.post("/api/records/999999/signatures/", {}, format="json").status_code == 404
     assert not RecordSignature.objects.exists()
+
+
+def test_the_arbiter_rules_with_a_reason_at_the_records_endpoint_too(battle):
+    rid = signed_by_both(battle)
+    fixed = CAPTURE.replace(b"Kang", b"Kang the Younger").decode()
+    body = {"text": fixed, "reason": "the scorer's slip"}
+    assert submit(battle.first.api, battle.game, fixed.encode()).status_code == 409
+    refused = battle.first.api.post(f"/api/games/{battle.game.pk}/records/", body, format="json")
+    assert refused.status_code == 403 and battle.game.submissions.count() == 1
+    made = battle.arbiter.post(f"/api/games/{battle.game.pk}/records/", body, format="json")
+    assert made.status_code == 201, made.content
+    assert (made.json()["version"], made.json()["source"]) == (2, "ruling")
+    row = Irregularity.objects.get(game=battle.game, kind="correction")
+    assert (row.reason, row.from_submission_id) == ("the scorer's slip", rid)
+    assert AuditEntry.objects.filter(action="irregularity").latest("seq").after["reason"] == (
+        "the scorer's slip"
+    )
