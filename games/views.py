@@ -21,6 +21,7 @@ from rules.posstring import position_to_string
 from rules.record import read_record, write_record
 from rules.svg import render_svg
 from tournaments.models import Game
+from tournaments.roles import user_can_arbitrate
 
 
 def _game(pk: int) -> Game:
@@ -42,15 +43,15 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "plies": plies,
             "versions": game.submissions.all(),
             "clock_articles": ClockAdjustment.ARTICLES,
-            **_signatures_context(game),
+            **_signatures_context(game, request.user),
         },
     )
 
 
-def _signatures_context(game: Game) -> dict[str, Any]:
+def _signatures_context(game: Game, user: Any) -> dict[str, Any]:
     """What the signatures section shows: each signed version with its signatures (checked
-    in the browser by verify.js), the version that made the record final, and the rulings
-    that corrected it."""
+    in the browser by verify.js), the version that made the record final, the rulings that
+    corrected it, and whether this user may rule a correction (the game's arbiters)."""
     signed: dict[int, list[Any]] = {}
     for sig in selectors.game_signatures(game=game):
         signed.setdefault(sig.submission_id, []).append(sig)
@@ -59,6 +60,7 @@ def _signatures_context(game: Game) -> dict[str, Any]:
             (subs[0].submission, subs) for subs in sorted(signed.values(), key=_version_of)
         ],
         "record_final": selectors.record_final(game=game),
+        "can_rule": user_can_arbitrate(user=user, tournament=game.round.tournament),
         "corrections": game.irregularities.filter(kind=Irregularity.Kind.CORRECTION)
         .select_related("from_submission", "new_submission")
         .order_by("created_at", "id"),

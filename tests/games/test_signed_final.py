@@ -363,3 +363,20 @@ def test_the_arbiter_rules_with_a_reason_at_the_records_endpoint_too(battle):
     assert AuditEntry.objects.filter(action="irregularity").latest("seq").after["reason"] == (
         "the scorer's slip"
     )
+
+
+def test_the_game_page_offers_the_ruling_to_the_arbiter_only(battle, setup):
+    signed_by_both(battle)
+    player = Client()
+    player.force_login(battle.first.user)
+    assert 'id="correction-form"' not in player.get(f"/g/{battle.game.pk}/").content.decode()
+    arbiter = Client()
+    arbiter.force_login(setup[1])
+    page = arbiter.get(f"/g/{battle.game.pk}/").content.decode()
+    assert 'id="correction-form"' in page
+    slug = battle.game.round.tournament.slug
+    fixed = CAPTURE.replace(b"Kang", b"Kang II").decode()
+    form = {"game": battle.game.pk, "kind": "correction", "text": fixed, "reason": "name"}
+    assert arbiter.post(f"/arbiter/t/{slug}/irregularities/", form).status_code == 302
+    v2 = battle.game.submissions.get(version=2)
+    assert (v2.source, bytes(v2.raw).decode()) == ("ruling", fixed)
