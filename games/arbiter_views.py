@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from games import selectors, services
@@ -23,21 +24,33 @@ from tournaments.models import Game, Round, Tournament
 from tournaments.permissions import manage_url, round_url, tournament_role
 from tournaments.roles import Role
 
+# The same ruling under the Italian society's rules (rulings.irregularity_declare).
+ITALIAN_ANNUL = _("7.3 No legal position can be restored: annulled and replayed (Italian society)")
+
 
 @tournament_role(Role.ARBITER)
 def round_console(request: HttpRequest, t: Tournament, number: int) -> HttpResponse:
     rnd = round_get(t, number)
+    italian = t.ruleset == Tournament.Ruleset.ITALIAN_SOCIETY
     context: dict[str, Any] = {
         "t": t,
         "round": rnd,
         "rows": selectors.console_rows(round=rnd),
-        "result_choices": ResultForm.base_fields["result"].choices,  # type: ignore[attr-defined]
+        "result_choices": [
+            (value, label)
+            for value, label in ResultForm.base_fields["result"].choices  # type: ignore[attr-defined]
+            # The Italian society's tournaments have no draws: not offered.
+            if value != Game.Result.DRAW or not italian
+        ],
         "penalty_form": PenaltyForm(tournament=t),
         "penalties": tournament_selectors.penalty_list(tournament=t, user=request.user).filter(
             round_number=number
         ),
         "user_pk": request.user.pk,
-        "irregularity_kinds": Irregularity.Kind.choices,
+        "irregularity_kinds": [
+            (value, ITALIAN_ANNUL if value == Irregularity.Kind.DRAW and italian else label)
+            for value, label in Irregularity.Kind.choices
+        ],
         "irregularities": Irregularity.objects.filter(game__round=rnd).select_related("game"),
         "has_results": rnd.games.exclude(result=Game.Result.PENDING).exists(),
         "last_round": t.rounds.count(),

@@ -10,6 +10,7 @@ from datetime import date
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
+from django.urls import reverse
 from rest_framework.test import APIClient
 
 from games import services as game_services
@@ -67,6 +68,23 @@ def test_a_draw_is_refused_with_the_societys_rule_and_accepted_under_the_laws():
     _, laws_api, _, laws_games = _event("open-laws", ruleset="laws")
     laws = laws_api.post(f"/api/games/{laws_games[0].pk}/result/", {"result": "draw"})
     assert laws.status_code == 200 and laws.json()["result"] == "draw"
+
+
+def test_the_pages_offer_no_draw_to_the_society(client):
+    t, _, arbiter, games = _event("coppa-pagine")
+    client.force_login(arbiter)
+    console = client.get(reverse("arbiter:round", args=[t.slug, 1])).content.decode()
+    game_page = client.get(f"/g/{games[0].pk}/").content.decode()
+    draw = '<option value="draw">Draw</option>'
+    assert 'value="first_win"' in console and draw not in console
+    assert 'value="first_win"' in game_page and draw not in game_page
+    # The 7.3 ruling says what it does under the society's rules.
+    assert "annulled and replayed (Italian society)" in console
+    laws, _, laws_arbiter, laws_games = _event("open-pagine", ruleset="laws")
+    client.force_login(laws_arbiter)
+    laws_console = client.get(reverse("arbiter:round", args=[laws.slug, 1])).content.decode()
+    assert draw in laws_console and "annulled and replayed" not in laws_console
+    assert draw in client.get(f"/g/{laws_games[0].pk}/").content.decode()
 
 
 def test_no_position_to_restore_annuls_the_battle_and_schedules_its_replay():
