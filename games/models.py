@@ -132,6 +132,20 @@ class ClockAdjustment(models.Model):
     penalty = models.ForeignKey(
         Penalty, null=True, blank=True, on_delete=models.PROTECT, related_name="clock_adjustments"
     )
+    # The moment it applies from, when the arbiter gave one (a penalty's, by default): the
+    # first ply whose reading was taken after it (rules.clock.ply_at_moment), `from_ply`
+    # where the record's readings cannot tell.
+    at = models.DateTimeField(null=True, blank=True)
+    # A latecomer's charge the clock itself ran (Art. 6.8, and the running clock of 6.9):
+    # recorded and shown, never applied to the readings again.
+    in_readings = models.BooleanField(default=False)
+    # Revoked adjustments stay on record and stop counting.
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    revoked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )  # fmt: skip
+    revoke_reason = models.TextField(blank=True)
 
     class Meta:
         ordering = ["created_at", "id"]

@@ -12,5 +12,7 @@ from tournaments.signals import penalty_clock_effect
 
 
 @receiver(penalty_clock_effect, sender=Penalty, dispatch_uid="games.penalty_clock_effect")
-def _penalty_clock_effect(*, penalty: Penalty, sign: int, user: Any, **_: Any) -> None:
-    penalty_clock_effect_apply(penalty=penalty, sign=sign, user=user)
+def _penalty_clock_effect(
+    *, penalty: Penalty, sign: int, user: Any, from_ply: int | None = None, **_: Any
+) -> None:
+    penalty_clock_effect_apply(penalty=penalty, sign=sign, user=user, from_ply=from_ply)

@@ -145,10 +145,26 @@ def proposed_result(*, submission: RecordSubmission, first_colour: str) -> str |
 
 
 def clock_adjustments(*, game: Game) -> tuple[Adjustment, ...]:
-    """The arbiter's adjustments of the game's clocks, as the clock adjudication takes them."""
+    """The arbiter's adjustments of the game's clocks in force, as the clock adjudication takes
+    them: a moment in seconds after the round's scheduled start, from which the clocks ran."""
+    start = game.round.starts_at
     return tuple(
-        Adjustment(0 if a.side == Colour.GREEN else 1, a.from_ply, a.seconds, a.article)
-        for a in game.clock_adjustments.all()
+        Adjustment(
+            0 if a.side == Colour.GREEN else 1,
+            a.from_ply,
+            a.seconds,
+            a.article,
+            at=int((a.at - start).total_seconds()) if a.at and start else None,
+            in_readings=a.in_readings,
+        )
+        for a in game.clock_adjustments.filter(revoked_at__isnull=True)
+    )
+
+
+def clock_adjustment_list(*, game: Game) -> Any:
+    """Every clock adjustment of the game, revoked ones too, in the order made."""
+    return game.clock_adjustments.select_related("created_by", "revoked_by", "penalty").order_by(
+        "created_at", "id"
     )
 
 

@@ -125,8 +125,9 @@ class Adjustment:
     """A change to a side's remaining time from a ply on (Art. 6.8, 6.9, 6.12, 6.13,
     12.4 b/c, 12.5): positive adds time, negative takes it away. Readings before `from_ply`
     are untouched. `at`, a moment in seconds after the scheduled start, places it instead
-    at the first ply whose reading was taken after that moment (`ply_at_moment`), where the
-    record's readings tell; `from_ply` stands when they do not. `in_readings`: a charge the
+    at the first ply whose reading was taken after that moment (`ply_at_moment`; after the
+    last ply when none was), where the record's readings tell; `from_ply` stands when it has
+    none (no readings, no time control). `in_readings`: a charge the
     clock itself already ran (a latecomer's, Art. 6.8), recorded but never applied again."""
 
     side: int
@@ -230,8 +231,10 @@ def _resolved(
             continue
         if a.at is not None:
             moments = reading_moments(record, tc) if moments is None else moments
-            ply = next((p for p, m in sorted(moments.items()) if m > a.at), None)
-            a = replace(a, from_ply=ply if ply is not None else a.from_ply)
+            if moments:
+                # no reading after the moment: it changes none of this record's readings
+                ply = next((p for p, m in sorted(moments.items()) if m > a.at), None)
+                a = replace(a, from_ply=ply if ply is not None else len(record.plies) + 1)
         out.append(a)
     return tuple(out)
 

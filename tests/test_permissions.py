@@ -15,7 +15,7 @@ from django.contrib.auth.models import Permission
 from django.test import Client
 from rest_framework.test import APIClient
 
-from games.models import RecordSubmission
+from games.models import ClockAdjustment, RecordSubmission
 from tournaments import services
 from tournaments.models import ForbiddenPair, Game, Penalty, Player, Round
 
@@ -99,6 +99,8 @@ def build_world() -> World:
     penalty = services.penalty_impose(
         tournament=t, player=players[1], kind="warning", reason="noise", user=None
     )
+    # a clock correction to revoke (Art. 6.12)
+    ClockAdjustment.objects.create(game=game, side="green", seconds=30, article="6.12")
     return World(t, game, players[0], spare, outsider, sub, penalty, users)
 
 
@@ -247,6 +249,13 @@ def foreign_penalty(w: World, user: Any) -> Any:
     return api.post(OTHER + "/penalties/", body, format="json")
 
 
+def clock_revoke(w: World, user: Any, client: Client) -> Any:
+    adj = w.game.clock_adjustments.order_by("id").first()
+    assert adj is not None
+    url = f"/api/games/{w.game.pk}/clock-adjustments/{adj.pk}/revoke/"
+    return api_as(user).post(url, {"reason": "x"}, format="json")
+
+
 ENDPOINTS: list[tuple[str, Call, set[str]]] = [
     ("api club create", api_post("/api/clubs/", {"name": "New Club"}), OFFICIALS),
     ("api player create", api_post("/api/players/", {"name": "Newbie"}), OFFICIALS),
@@ -353,6 +362,23 @@ ENDPOINTS: list[tuple[str, Call, set[str]]] = [
         ARBITERS,
     ),
     ("api timeout", api_post("/api/games/{w.game.pk}/timeout/", {}), ARBITERS),
+    (
+        "api clock adjustment",
+        api_post(
+            "/api/games/{w.game.pk}/clock-adjustments/",
+            {"side": "green", "seconds": 60, "article": "12.5", "from_ply": 3, "reason": "x"},
+        ),
+        ARBITERS,
+    ),
+    ("api clock adjustment revoke", clock_revoke, ARBITERS),
+    (
+        "api latecomers",
+        api_post(
+            "/api/games/{w.game.pk}/latecomers/",
+            {"scheduled": "2026-11-22T10:00:00Z", "green_arrival": "2026-11-22T10:05:00Z"},
+        ),
+        ARBITERS,
+    ),
     (
         "api irregularity",
         api_post("/api/games/{w.game.pk}/irregularities/", {"kind": "draw", "reason": "x"}),
@@ -483,6 +509,7 @@ STATE = [
     lambda w: w.t.audit.count(),
     lambda w: w.game.irregularities.count(),
     lambda w: w.game.clock_adjustments.count(),
+    lambda w: w.game.clock_adjustments.filter(revoked_at__isnull=False).count(),
 ]
 
 

@@ -43,6 +43,8 @@ class Action(StrEnum):
     IRREGULARITY = "irregularity"
     TIMEOUT = "game.timeout"
     SPINDLE_CHOICE = "game.spindle_choice"
+    CLOCK_ADJUSTMENT = "game.clock_adjustment"
+    CLOCK_ADJUSTMENT_REVOKED = "game.clock_adjustment_revoked"
 
 
 def audit_keys() -> dict[str, bytes]:

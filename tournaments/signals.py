@@ -4,5 +4,6 @@ penalty whose effect falls on a battle's clock (the games app keeps the clocks).
 from django.dispatch import Signal
 
 # Sent inside the penalty's transaction with `penalty` (the Penalty imposed or revoked),
-# `sign` (1 imposed, -1 revoked) and `user`; a receiver that fails undoes the penalty.
+# `sign` (1 imposed, -1 revoked), `user` and `from_ply` (the ply of the game's record it
+# applies from, None: from the moment imposed); a receiver that fails undoes the penalty.
 penalty_clock_effect = Signal()

@@ -15,6 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from games import selectors, services
+from games.api.clocks import ClockActions
 from games.api.serializers import (
     IrregularitySerializer,
     RecordInSerializer,
@@ -104,7 +105,7 @@ class TournamentViewSet(tournament_views.TournamentViewSet):
         return Response(stored.as_dict(), status=status.HTTP_201_CREATED)
 
 
-class GameViewSet(tournament_views.GameViewSet):
+class GameViewSet(ClockActions, tournament_views.GameViewSet):
     @extend_schema(request=RecordInSerializer, responses={201: RecordSerializer})
     @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
     def records(self, request: Request, pk: str | None = None) -> Response:

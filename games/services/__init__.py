@@ -5,6 +5,7 @@ callers; the modules import each other directly."""
 from games.services.bulk import MAX_UPLOAD_BYTES, BulkUpload, bulk_upload, upload_size_check
 from games.services.clocks import (
     clock_adjustment_add,
+    clock_adjustment_revoke,
     latecomers_record,
     penalty_clock_effect_apply,
 )
@@ -35,6 +36,7 @@ __all__ = [
     "BulkUpload",
     "bulk_upload",
     "clock_adjustment_add",
+    "clock_adjustment_revoke",
     "game_result_confirm",
     "game_timeout_decide",
     "irregularity_declare",

@@ -34,7 +34,7 @@ def done(sub):
     return RecordSubmission.objects.filter(game=sub.game).order_by("-version").first()
 
 
-def test_a_late_green_flags_and_the_record_is_adjudicated_again(setup):
+def test_a_late_green_is_not_charged_twice_and_the_record_is_adjudicated_again(setup):
     game, arbiter = setup
     raw = write_record(record("20/1800:1200", {25: "0:02:00"})).encode()
     sub = done(services.submission_create(game=game, raw=raw, user=arbiter))
@@ -47,8 +47,10 @@ def test_a_late_green_flags_and_the_record_is_adjudicated_again(setup):
         user=arbiter,
     )
     assert [(a.side, a.seconds, a.article, a.from_ply) for a in made] == [("green", -180, "6.8", 1)]
+    # Art. 6.8: green's clock ran while green was away: its 2 minutes left are 2 minutes
+    assert made[0].in_readings
     sub = done(sub)
-    assert (sub.clock["decision"], sub.clock["loser"]) == ("time", "green")
+    assert sub.clock["decision"] is None
     with pytest.raises(ValidationError, match="already recorded"):
         services.latecomers_record(
             game=game, scheduled=START, green_arrival=START, gold_arrival=None, user=arbiter
@@ -87,4 +89,6 @@ def test_both_late_and_errors(setup, client):
     )
     assert resp.status_code == 302
     charges = sorted(game.clock_adjustments.values_list("side", "seconds", "article"))
-    assert charges == [("gold", -450, "6.9"), ("green", -120, "6.9")]
+    # 6.9: green's clock (the first placer's) ran until green came; gold's is adjusted by
+    # those 2 minutes, its own clock ran the rest (6.8)
+    assert charges == [("gold", -330, "6.8"), ("gold", -120, "6.9"), ("green", -120, "6.9")]

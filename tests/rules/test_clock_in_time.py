@@ -48,8 +48,12 @@ def test_a_moment_is_placed_at_the_first_reading_taken_after_it():
     # from the 1000th second on, the minute left at ply 20 was already gone
     before = adjudicate(rec, (Adjustment(GOLD, 99, -60, "12.4c", at=1000),))
     assert before.loser == "gold" and "ply 20" in before.explanation
-    # a moment the readings do not reach keeps the ply given (after the last: no change)
-    assert adjudicate(rec, (Adjustment(GOLD, 31, -60, "12.4c", at=5000),)).decision is None
+    # a moment after the last reading changes none of them, whatever ply was given
+    assert adjudicate(rec, (Adjustment(GOLD, 1, -60, "12.4c", at=5000),)).decision is None
+    # without a time control the readings cannot place a moment: the ply given stands
+    bare = record(None, {26: "0:00:30"})
+    assert adjudicate(bare, (Adjustment(GOLD, 27, -60, "12.4c", at=5),)).decision is None
+    assert adjudicate(bare, (Adjustment(GOLD, 26, -60, "12.4c", at=5),)).loser == "gold"
 
 
 def test_moments_need_a_time_control():

@@ -235,3 +235,78 @@ def test_the_italian_societys_unpaired_events_get_the_battles_twenty_minutes() -
         == "600"
     )
     _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_clock_adjustments_are_carried_over_in_time() -> None:
+    """A penalty's adjustment applies from the moment it was imposed (the ply after the record
+    the game had then where readings cannot tell; 1 with none); a latecomer's 6.8 charge is in
+    the readings; a 6.9 pair becomes the running clock's charge (the first placer's) and the
+    other's adjustment by the lesser lateness; the arbiter's own keep their ply; and back."""
+    from datetime import UTC, datetime
+
+    before = [("games", "0009_clockadjustment_penalty")]
+    executor = _migrate(before)
+    # the tournaments app stays where it is: its state is its latest
+    tournaments = [n for n in executor.loader.graph.leaf_nodes() if n[0] == "tournaments"]
+    old = executor.loader.project_state(before + tournaments).apps
+    t = old.get_model("tournaments", "Tournament").objects.create(
+        name="Time Open", slug="time-open", start_date=date(2026, 1, 1)
+    )
+    Player = old.get_model("tournaments", "Player")
+    kor, worf = Player.objects.create(name="Kor"), Player.objects.create(name="Worf")
+    rnd = old.get_model("tournaments", "Round").objects.create(tournament=t, number=1)
+    Game = old.get_model("tournaments", "Game")
+    played, late, both, bare = (
+        Game.objects.create(round=rnd, board=n, first=kor, second=worf, first_color=colour)
+        for n, colour in ((1, ""), (2, ""), (3, "gold"), (4, ""))
+    )
+    Sub = old.get_model("games", "RecordSubmission")
+    Adjustment = old.get_model("games", "ClockAdjustment")
+    Penalty = old.get_model("tournaments", "Penalty")
+    sub = Sub.objects.create(game=played, tournament=t, raw=b"x", plies=30)
+    Sub.objects.filter(pk=sub.pk).update(created_at=datetime(2026, 1, 1, 10, tzinfo=UTC))
+    fine = Penalty.objects.create(
+        tournament=t, player=kor, game=played, kind="offender_time", article="12.4c",
+        reason="noise", amount=10,
+    )  # fmt: skip
+    charged = Adjustment.objects.create(
+        game=played, side="green", seconds=-10, article="12.4c", penalty=fine
+    )
+    given_back = Adjustment.objects.create(
+        game=played, side="green", seconds=10, article="12.4c", penalty=fine
+    )
+    Adjustment.objects.filter(game=played).update(created_at=datetime(2026, 1, 1, 11, tzinfo=UTC))
+    early = Penalty.objects.create(
+        tournament=t, player=kor, game=bare, kind="extra_time", article="12.5",
+        reason="hall", amount=60,
+    )  # fmt: skip
+    unplaced = Adjustment.objects.create(
+        game=bare, side="green", seconds=60, article="12.5", penalty=early
+    )
+    own = Adjustment.objects.create(game=played, side="gold", seconds=30, article="6.12")
+    alone = Adjustment.objects.create(game=late, side="gold", seconds=-180, article="6.8")
+    ran = Adjustment.objects.create(game=both, side="gold", seconds=-120, article="6.9")
+    other = Adjustment.objects.create(game=both, side="green", seconds=-450, article="6.9")
+
+    after = [("games", "0010_adjustments_in_time")]
+    new = _migrate(after).loader.project_state(after + tournaments).apps
+    rows = new.get_model("games", "ClockAdjustment").objects
+    fields = ("from_ply", "seconds", "in_readings")
+    for pk, seconds in ((charged.pk, -10), (given_back.pk, 10)):
+        row = rows.get(pk=pk)
+        assert (row.from_ply, row.seconds, row.at) == (31, seconds, row.created_at)
+    assert rows.get(pk=unplaced.pk).from_ply == 1
+    assert rows.filter(pk=own.pk).values_list(*fields).get() == (1, 30, False)
+    assert rows.filter(pk=alone.pk).values_list(*fields).get() == (1, -180, True)
+    assert rows.filter(pk=ran.pk).values_list(*fields).get() == (1, -120, True)
+    assert rows.filter(pk=other.pk).values_list(*fields).get() == (1, -120, False)
+    rest = rows.filter(game_id=both.pk, article="6.8")
+    assert list(rest.values_list("side", *fields)) == [("green", 1, -330, True)]
+
+    back = _migrate(before).loader.project_state(before + tournaments).apps
+    rows = back.get_model("games", "ClockAdjustment").objects
+    assert rows.get(pk=charged.pk).from_ply == 1
+    assert rows.get(pk=other.pk).seconds == -450
+    assert not rows.filter(game_id=both.pk, article="6.8").exists()
+    _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())

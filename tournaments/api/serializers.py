@@ -212,6 +212,12 @@ class OfficialsSerializer(serializers.Serializer):
 
 
 class PenaltySerializer(serializers.ModelSerializer):
+    # A penalty of time (12.4 b, c, 12.5) applies from this ply of the game's record on; left
+    # out, from the moment it is imposed (GET /api/games/{id}/clock-adjustments/ shows it).
+    from_ply = serializers.IntegerField(
+        write_only=True, required=False, min_value=1, max_value=2**31 - 1
+    )
+
     class Meta:
         model = Penalty
         fields = [
@@ -225,6 +231,7 @@ class PenaltySerializer(serializers.ModelSerializer):
             "amount",
             "revokes",
             "created_at",
+            "from_ply",
         ]
         read_only_fields = ["id", "article", "revokes", "created_at"]
 

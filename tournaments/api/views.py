@@ -410,6 +410,7 @@ class TournamentViewSet(viewsets.ModelViewSet):
             game=v.get("game"),
             round_number=v.get("round_number"),
             amount=v.get("amount"),
+            from_ply=v.get("from_ply"),
         )
         return Response(PenaltySerializer(penalty).data, status=status.HTTP_201_CREATED)
 

@@ -57,8 +57,11 @@ def penalty_impose(
     game: Game | None = None,
     round_number: int | None = None,
     amount: Any = None,
+    from_ply: int | None = None,
 ) -> Penalty:
-    """Record a penalty and take its effect at once (tournaments.md, Art. 12.4, 12.5)."""
+    """Record a penalty and take its effect at once (tournaments.md, Art. 12.4, 12.5); a
+    penalty of time from ply `from_ply` of the game's record on, or else from the moment it
+    is imposed (games.services.penalty_clock_effect_apply)."""
     if kind not in BY_VALUE:
         # Checked before the role: which role decides depends on the kind.
         role_require(user=user, tournament=tournament, role=Role.ARBITER)
@@ -81,6 +84,8 @@ def penalty_impose(
         raise ValidationError({"player": "not a combatant of that game"})
     if round_number is not None and not 1 <= round_number <= ROUND_MAX:
         raise ValidationError({"round_number": f"a round from 1 to {ROUND_MAX}"})
+    if from_ply is not None and (not spec.on_clock or from_ply < 1):
+        raise ValidationError({"from_ply": "a ply number from 1, for a penalty of time"})
     value = _amount_parse(spec, amount)
     tournament_lock(tournament.pk)
     penalty = Penalty.objects.create(
@@ -94,7 +99,7 @@ def penalty_impose(
         arbiter=acting_account(user),
         round_number=round_number or (game.round.number if game else None),
     )
-    _penalty_effect(penalty, spec, sign=1, user=user)
+    _penalty_effect(penalty, spec, sign=1, user=user, from_ply=from_ply)
     audit_append(
         tournament=tournament,
         user=user,
@@ -112,10 +117,14 @@ def penalty_impose(
     return penalty
 
 
-def _penalty_effect(penalty: Penalty, spec: PenaltyKind, *, sign: int, user: Any) -> None:
+def _penalty_effect(
+    penalty: Penalty, spec: PenaltyKind, *, sign: int, user: Any, from_ply: int | None = None
+) -> None:
     """Clock and registration effects; result effects are read by the standings."""
     if spec.on_clock:
-        penalty_clock_effect.send(sender=Penalty, penalty=penalty, sign=sign, user=user)
+        penalty_clock_effect.send(
+            sender=Penalty, penalty=penalty, sign=sign, user=user, from_ply=from_ply
+        )
     elif spec.effect == Effect.EXPULSION:
         reg = Registration.objects.get(tournament=penalty.tournament, player=penalty.player)
         if sign > 0:

@@ -131,7 +131,11 @@ def test_a_latecomer_loses_the_time_they_missed(officials, game):
         user=officials.arbiter,
     )
     assert [(a.side, a.seconds, a.article, a.from_ply) for a in made] == [("green", -200, "6.8", 1)]
-    assert made[0].reason == "green arrived 3 min 20 s after the scheduled start"
+    # Art. 6.8: green's own clock ran meanwhile, so the readings hold the charge already
+    assert made[0].in_readings
+    assert made[0].reason == (
+        "green arrived 3 min 20 s after the scheduled start: 200 s its own clock ran"
+    )
     assert log(game) == [("green", -200, "6.8", 1)]
 
 
@@ -143,9 +147,12 @@ def test_both_latecomers_are_charged_under_6_9(officials, game):
         gold_arrival=START + timedelta(minutes=7, seconds=30),
         user=officials.arbiter,
     )
-    assert [(a.side, a.seconds, a.article) for a in made] == [
-        ("green", -120, "6.9"),
-        ("gold", -450, "6.9"),
+    # the clock ran for the first placer (green) until green came; gold's is adjusted by
+    # those 2 minutes, and gold's own clock ran for the 5 1/2 more (6.8)
+    assert [(a.side, a.seconds, a.article, a.in_readings) for a in made] == [
+        ("green", -120, "6.9", True),
+        ("gold", -120, "6.9", False),
+        ("gold", -330, "6.8", True),
     ]
 
 
@@ -202,4 +209,5 @@ def test_latecomers_have_the_latest_record_judged_again(
         )
     assert sent == [("games.validate_record", (sub.pk,))]
     again = services.submission_validate(submission_id=sub.pk)
-    assert (again.clock["decision"], again.clock["loser"]) == ("time", "green")
+    # green's 2 minutes left are what its running clock showed: not charged twice
+    assert again.clock["decision"] is None
