@@ -15,6 +15,11 @@ urlpatterns = [
     path("g/<int:pk>/sign/", game_visible(views.game_sign), name="sign"),
     path("g/<int:pk>/confirm/", game_visible(views.game_confirm), name="confirm"),
     path("g/<int:pk>/clock/", game_visible(views.game_clock), name="clock"),
+    path(
+        "g/<int:pk>/clock/<int:adj>/revoke/",
+        game_visible(views.game_clock_revoke),
+        name="clock-revoke",
+    ),
     path("g/<int:pk>/latecomers/", game_visible(views.game_latecomers), name="latecomers"),
     path("keys/", views.key_register, name="keys"),
 ]

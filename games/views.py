@@ -245,10 +245,12 @@ def game_clock(request: HttpRequest, pk: int) -> HttpResponse:
                 signed=True,
             ),
             article=request.POST.get("article", "12.5"),
+            # From this ply, or from the moment `at` (one of them: Art. 6.12, 12.4 b/c and
+            # 12.5 act from when they are made, never on the readings before).
             from_ply=ascii_int_or_none(
                 request.POST.get("from_ply"), field="from_ply", lo=1, hi=INT_MAX
-            )
-            or 1,
+            ),
+            at=_when(request.POST.get("at", ""), "at"),
             reason=request.POST.get("reason", ""),
             user=request.user,
         )
@@ -278,6 +280,7 @@ def game_latecomers(request: HttpRequest, pk: int) -> HttpResponse:
             scheduled=scheduled,
             green_arrival=_when(request.POST.get("green_arrival", ""), "green_arrival"),
             gold_arrival=_when(request.POST.get("gold_arrival", ""), "gold_arrival"),
+            running=request.POST.get("running") or None,
             user=request.user,
         )
     except PermissionDenied as exc:
@@ -286,6 +289,25 @@ def game_latecomers(request: HttpRequest, pk: int) -> HttpResponse:
         return HttpResponseBadRequest(
             "; ".join(f"{k}: {' '.join(v)}" for k, v in exc.message_dict.items())
         )
+    return redirect("games:detail", pk=game.pk)
+
+
+@login_required
+@require_POST
+def game_clock_revoke(request: HttpRequest, pk: int, adj: int) -> HttpResponse:
+    """Revoke a clock adjustment or latecomer's charge (kept on record, audited)."""
+    game = _game(pk)
+    adjustment = get_object_or_404(ClockAdjustment, pk=adj, game=game)
+    try:
+        services.clock_adjustment_revoke(
+            adjustment=adjustment, reason=request.POST.get("reason", ""), user=request.user
+        )
+    except PermissionDenied as exc:
+        return HttpResponse(str(exc), status=403)
+    except Conflict as exc:
+        return HttpResponse("; ".join(exc.messages), status=409)
+    except ValidationError as exc:
+        return HttpResponseBadRequest("; ".join(exc.messages))
     return redirect("games:detail", pk=game.pk)
 
 

@@ -256,6 +256,12 @@ def clock_revoke(w: World, user: Any, client: Client) -> Any:
     return api_as(user).post(url, {"reason": "x"}, format="json")
 
 
+def page_clock_revoke(w: World, user: Any, client: Client) -> Any:
+    adj = w.game.clock_adjustments.order_by("id").first()
+    assert adj is not None
+    return page_post(f"/g/{w.game.pk}/clock/{adj.pk}/revoke/", {"reason": "x"})(w, user, client)
+
+
 ENDPOINTS: list[tuple[str, Call, set[str]]] = [
     ("api club create", api_post("/api/clubs/", {"name": "New Club"}), OFFICIALS),
     ("api player create", api_post("/api/players/", {"name": "Newbie"}), OFFICIALS),
@@ -371,6 +377,7 @@ ENDPOINTS: list[tuple[str, Call, set[str]]] = [
         ARBITERS,
     ),
     ("api clock adjustment revoke", clock_revoke, ARBITERS),
+    ("page clock revoke", page_clock_revoke, ARBITERS),
     (
         "api latecomers",
         api_post(
@@ -608,6 +615,7 @@ def test_the_table_names_every_write_route():
         "games:sign",
         "games:confirm",
         "games:clock",
+        "games:clock-revoke",
         "games:latecomers",
         "games:keys",
     }
