@@ -1,5 +1,5 @@
 """A record checked against the event's own rules (Art. 9.1): its variants' parameters, time
-control (6.4), notation (8.3) and resignation (9.2); plain code on a record's tags."""
+control (6.4), notation (8.3) and resignation (9.2); plain code on a record read."""
 
 from __future__ import annotations
 
