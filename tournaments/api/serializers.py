@@ -117,7 +117,9 @@ class SpindleChoiceSerializer(serializers.Serializer):
     """The choice declared after the cast (Art. 2.3): who chose (the option holder, or the
     other when granted the option) and the placement they took for themselves."""
 
-    chooser = serializers.IntegerField(help_text="the player id of the combatant who chose")
+    chooser = serializers.IntegerField(
+        min_value=1, max_value=2**31 - 1, help_text="the player id of the combatant who chose"
+    )
     placement = serializers.ChoiceField(choices=["first", "last"])
 
 
