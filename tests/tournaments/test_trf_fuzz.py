@@ -1,13 +1,26 @@
 """TRF fuzz: random and mutated files make the reader and the import refuse with TrfError or
-ValidationError and nothing else; what imports exports, and imports again, unchanged."""
+ValidationError and nothing else; what imports exports, and imports again, unchanged; issue
+14's probes (self-pairings, contradictory results and colours, impossible dates, numbers past
+their column, NUL, Unicode digits) are refused by `kz trf import` with their line, and the
+command exits 0 or 1 on any file, never with a traceback."""
 
 from __future__ import annotations
 
+import io
+import json
+import tempfile
+from datetime import date
+from pathlib import Path
+from typing import Any
+
 import pytest
 from django.core.exceptions import ValidationError
+from django.db import transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tournaments.kz_commands import handle_trf_import
+from tournaments.models import Tournament
 from tournaments.services.trf_import import trf_import
 from tournaments.trf import TrfError, read_trf
 from tournaments.trf_export import tournament_trf
@@ -94,3 +107,85 @@ def test_the_import_refuses_only_with_trf_or_validation_error(text: str) -> None
     again = trf_import(text=exported)
     assert again.warnings == []
     assert tournament_trf(tournament=again.tournament) == exported
+
+
+# Issue 14's probes, planted in the seed: each refused with the line at fault, never a
+# traceback, never silently accepted. (what, old, new, the message expected)
+PROBES = [
+    ("self-pairing", ("Ann", "   2 w 1"), "   1 w 1", "line 9: round 1: start rank 1 is paired"),
+    ("both win", ("Bob", "   1 b 0"), "   1 b 1", "line 9: round 1: 1 and 2 (line 10): both"),
+    ("both first", ("Bob", "   1 b 0"), "   1 w 0", "line 9: round 1: 1 and 2 (line 10): contra"),
+    ("impossible date", ("042", "2026/03/01"), "2026/02/30", "line 3: '2026/02/30' is not a date"),
+    ("rounds past the column", ("XXR", "XXR 4"), "XXR 99999", "line 6: 99999 rounds"),
+    ("unicode digit rounds", ("XXR", "XXR 4"), "XXR ²", "line 6: XXR"),
+    ("unicode digit rating", ("Ann", "1800"), "18²0", "line 9: rating in columns 49-52"),
+    ("NUL in a name", ("Ann", "Ann "), "A\x00n ", "line 9: control character U+0000"),
+    ("name too long", ("012", "Fuzz Cup"), "F" * 200, "line 1: longer than 160 characters"),
+]
+
+
+def planted(where: tuple[str, str], new: str) -> str:
+    """The seed with `where[1]` replaced by `new` on the first line holding `where[0]`."""
+    lines = SEED.split("\n")
+    i = next(n for n, line in enumerate(lines) if where[0] in line)
+    assert where[1] in lines[i], (where, lines[i])
+    lines[i] = lines[i].replace(where[1], new, 1)
+    return "\n".join(lines) + "\n"
+
+
+def kz_trf_import(text: str, tmp_path: Any) -> tuple[int, str, str]:
+    """`kz trf import FILE --json` through its handler: (exit status, stdout, stderr); an
+    exception out of it would be the traceback the command must never print."""
+    path = tmp_path / "fuzz.trf"
+    path.write_text(text, encoding="utf-8", errors="surrogatepass")
+    out, err = io.StringIO(), io.StringIO()
+    code = handle_trf_import({"path": str(path), "json": True}, out, err)
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("what", "where", "new", "message"), PROBES, ids=[p[0] for p in PROBES])
+def test_the_issue_probes_are_refused_with_their_line(tmp_path, what, where, new, message):
+    code, out, err = kz_trf_import(planted(where, new), tmp_path)
+    assert code == 1, (what, out, err)
+    assert message in err, (what, err)
+    assert json.loads(out)["error"] == err.strip()
+    assert not Tournament.objects.exists()
+
+
+@pytest.mark.django_db
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(year=st.integers(1, 9999), month=st.integers(0, 13), day=st.integers(0, 32))
+def test_only_calendar_dates_are_imported(year: int, month: int, day: int) -> None:
+    text = planted(("042", "2026/03/01"), f"{year:04}/{month:02}/{day:02}")
+    text = text.replace("052 2026/03/02", "052 9999/12/31")
+    try:
+        real = date(year, month, day)
+    except ValueError:
+        real = None
+    with transaction.atomic():
+        try:
+            imported = trf_import(text=text)
+        except TrfError as exc:
+            assert real is None and str(exc).startswith("line 3: "), str(exc)
+        else:
+            assert imported.tournament.start_date == real
+        transaction.set_rollback(True)
+
+
+@pytest.mark.django_db
+@settings(
+    max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(st.one_of(mutated(), st.sampled_from(PROBES).map(lambda p: planted(p[1], p[2]))))
+def test_kz_trf_import_exits_0_or_1_and_never_raises(text: str) -> None:
+    with transaction.atomic(), tempfile.TemporaryDirectory() as tmp:
+        code, out, err = kz_trf_import(text, Path(tmp))
+        transaction.set_rollback(True)
+    assert code in (0, 1)
+    if code == 1:
+        assert err.strip() and json.loads(out) == {"error": err.strip()}
+    else:
+        assert set(json.loads(out)) == {"slug", "warnings"}
