@@ -22,6 +22,7 @@ from rules.record import read_record, write_record
 from rules.svg import render_svg
 from tournaments.models import Game
 from tournaments.roles import user_can_arbitrate
+from tournaments.selectors import game_result_counted
 
 
 def _game(pk: int) -> Game:
@@ -34,11 +35,15 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game(pk)
     sub = selectors.submission_latest(game=game)
     plies = selectors.record_positions(submission=sub)[1] if sub else []
+    counted, penalized = game_result_counted(game=game)
     return render(
         request,
         "games/game.html",
         {
             "game": game,
+            # What counts for the standings, when a penalty (Art. 12.4 d, e, f) decides it.
+            "result_counted": Game.Result(counted).label if counted else "",
+            "result_penalized": penalized,
             "submission": sub,
             "plies": plies,
             "versions": game.submissions.all(),

@@ -149,6 +149,24 @@ _BYE_OUTCOME = {
 }
 
 
+def game_result_counted(*, game: Game) -> tuple[str, bool]:
+    """(the result that counts for the standings, whether a penalty of Art. 12.4 d, e, f
+    marks it, shown with *): a battle declared lost decides the game, pending or not; a
+    result awaiting its second person's confirmation does not count yet."""
+    result = game.result
+    if game.kind != Game.Kind.GAME or game.second_id is None:
+        return result, False
+    tournament = game.round.tournament
+    if tournament.result_confirmation and game.result_confirmed_at is None:
+        result = ""
+    effects = penalty_effects(tournament=tournament, game=game)
+    mine, theirs = (
+        effects.get((game.pk, game.first_id), ()),
+        effects.get((game.pk, game.second_id), ()),
+    )
+    return declared_result(mine, theirs) or result, bool(mine or theirs)
+
+
 def declared_result(mine: Sequence[PenaltyEffect], theirs: Sequence[PenaltyEffect]) -> str:
     """The result a battle declared lost (Art. 12.4 d) gives, for the first player's
     penalties `mine` and the second's `theirs`, or "" when none decides it."""
@@ -343,20 +361,18 @@ def crosstable_json(*, tournament: Tournament) -> dict[str, Any]:
     }
 
 
-def penalty_effects(*, tournament: Tournament) -> dict[tuple[int, int], tuple[PenaltyEffect, ...]]:
-    """Per (game, player), the effects of penalties in force on that player's points."""
-    revoked = set(
-        Penalty.objects.filter(tournament=tournament, kind=Penalty.Kind.REVOCATION).values_list(
-            "revokes_id", flat=True
-        )
-    )
+def penalty_effects(
+    *, tournament: Tournament, game: Game | None = None
+) -> dict[tuple[int, int], tuple[PenaltyEffect, ...]]:
+    """Per (game, player), the effects of penalties in force on that player's points (of one
+    `game` only when given)."""
+    revoked = Penalty.objects.filter(tournament=tournament, kind=Penalty.Kind.REVOCATION)
     on_result = [k.value for k in KINDS if k.on_result]
+    rows = Penalty.objects.filter(tournament=tournament, game__isnull=False, kind__in=on_result)
+    if game is not None:
+        rows = rows.filter(game=game)
     out: dict[tuple[int, int], list[PenaltyEffect]] = {}
-    for p in Penalty.objects.filter(
-        tournament=tournament, game__isnull=False, kind__in=on_result
-    ).select_related("game"):
-        if p.pk in revoked:
-            continue
+    for p in rows.exclude(pk__in=revoked.values("revokes_id")).select_related("game"):
         game = p.game
         effect = penalty_kind(p.kind).effect
         if effect == Effect.RAISE_OPPONENT:

@@ -21,7 +21,7 @@ from tournaments.models import (
     Round,
     Tournament,
 )
-from tournaments.selectors import game_spindle
+from tournaments.selectors import game_result_counted, game_spindle
 from tournaments.services import SETTINGS
 
 User = get_user_model()
@@ -85,14 +85,37 @@ class GameSerializer(serializers.ModelSerializer):
             "spindle",
             "battles_annulled",
             "replay_from_version",
+            "result_counted",
+            "result_penalized",
         ]
         read_only_fields = fields
 
+    result_counted = serializers.SerializerMethodField(
+        help_text="the result that counts for the standings: a battle declared lost (Art. "
+        "12.4 d) decides the game, even one still pending; blank while none counts"
+    )
+    result_penalized = serializers.SerializerMethodField(
+        help_text="a penalty of Art. 12.4 d, e or f sets the points that count (marked * in "
+        "the crosstable)"
+    )
     result_confirmed = serializers.SerializerMethodField()
     spindle = serializers.SerializerMethodField(
         help_text="Art. 2.3 with spindle placement: seed, casters, casts (ties recast), the "
         "option holder, granted, chooser, choice (first or last), first_placer; null without"
     )
+
+    def _counted(self, game: Game) -> tuple[str, bool]:
+        # Read once for both fields (one serializer serves every game of a list).
+        cache: dict[int, tuple[str, bool]] = self.__dict__.setdefault("_counted_cache", {})
+        if game.pk not in cache:
+            cache[game.pk] = game_result_counted(game=game)
+        return cache[game.pk]
+
+    def get_result_counted(self, game: Game) -> str:
+        return self._counted(game)[0]
+
+    def get_result_penalized(self, game: Game) -> bool:
+        return self._counted(game)[1]
 
     def get_result_confirmed(self, game: Game) -> bool:
         return game.result_confirmed_at is not None
