@@ -75,6 +75,14 @@ def forward(apps, schema_editor):
             )
             adjusted.seconds = -part
             adjusted.save(update_fields=["seconds"])
+    _constraints_checked(schema_editor)
+
+
+def _constraints_checked(schema_editor):
+    # PostgreSQL: the rows inserted above queue their (deferred) foreign key checks, and the
+    # table could not be altered (revoked_by's index) in this transaction while they wait.
+    if schema_editor.connection.vendor == "postgresql":
+        schema_editor.execute("SET CONSTRAINTS ALL IMMEDIATE")
 
 
 def backward(apps, schema_editor):
@@ -88,6 +96,7 @@ def backward(apps, schema_editor):
             row.seconds += sum(r.seconds for r in rest)
             row.save(update_fields=["seconds"])
             rest.delete()
+    _constraints_checked(schema_editor)
 
 
 class Migration(migrations.Migration):
