@@ -217,6 +217,18 @@ class Position:
     # the triangle is "unavailable" (docs/rules.md, Readings); the Italian society: yes.
     _PASS_OVER_ABLATED: ClassVar[bool] = False
 
+    # Whether goal safety is the flat game's (_jeopardy, is_battle_move_safe), so that
+    # _safe_battle_dests may judge a warrior's moves together from one attack map.
+    _plain_safety: ClassVar[bool] = True
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._plain_safety = (
+            cls._jeopardy is Position._jeopardy
+            and cls.is_battle_move_safe is Position.is_battle_move_safe
+            and cls._ZONE is NB
+        )
+
     def __init__(self, rules: Rules = LAWS, first: int = GREEN) -> None:
         self.rules = rules
         self.first = first
@@ -576,6 +588,15 @@ class Position:
     def generate_moves(self) -> list[Move]:
         """The moves accepted in this position: all legal ones under `laws` unless the side to
         move is deadlocked, only the safe ones under a strict ruleset."""
+        if self.rules.strict_safety and self.outcome is None and self.stage()[1] == "battle":
+            moves: list[Move] = []
+            append = moves.append
+            for o, kind, d, carry in self._safe_battle_dests(self.stage()[0]):
+                for t in iter_bits(d):
+                    append(Move(o, t, kind))
+                for t in iter_bits(carry):
+                    append(Move(o, t, kind, True))
+            return moves
         moves = self.generate_legal_moves()
         if not moves:
             return moves
@@ -791,6 +812,65 @@ class Position:
                 return True
         return False
 
+    def _attack_map(
+        self, side: int, g: int, own: int, foes: int, dblk: int, held: bool
+    ) -> tuple[int, int]:
+        """_jeopardy's answer as a map, without ablation: (the attacker's warriors that can
+        capture a Goal on `g`, the squares whose contents that answer was read from).
+
+        A defender's move that neither leaves nor enters one of those squares (nor moves
+        the Goal, its holder or the Blockader) leaves the paths to `g` as they were: it is
+        unsafe exactly when an attacker it does not kill is left. So one map serves every
+        such move, and only the moves into the squares read need _jeopardy itself.
+        """
+        a = 1 - side
+        kb = self.kbb[a]
+        dzoc = NB[dblk] if dblk >= 0 else 0
+        if BIT[g] & dzoc:
+            return 0, 0
+        att = kb[FLIER] & FLY[g]
+        read = 0
+        passable = BOARD & ~(own | foes | dzoc)
+        r1 = NB[g]
+        vang = kb[VANGUARD]
+        if vang:
+            if self.rules.power_vanguards:
+                read |= r1
+                att |= vang & (r1 | neighbours_bb(r1 & passable))
+            else:
+                att |= vang & r1
+        lancer = kb[LANCER]
+        if lancer:
+            for ray in LANCER_RAYS[g]:
+                for b in ray:
+                    read |= b
+                    if b & lancer:
+                        att |= b
+                        break
+                    if not b & passable:
+                        break
+        fencer = kb[FENCER]
+        swift = kb[SWIFT]
+        blk = kb[BLOCKADER]
+        if not (fencer | swift | blk):
+            return att, read
+        read |= r1
+        att |= fencer & r1
+        r2 = neighbours_bb(r1 & passable)
+        if blk & (r1 | r2) and not held:
+            ag = self.goal[a]
+            if not r1 & (own | (BIT[ag] if ag >= 0 else 0) | dzoc):
+                att |= blk & (r1 | r2)
+        if not (fencer | swift):
+            return att, read
+        read |= r2
+        r3 = neighbours_bb(r2 & passable)
+        att |= fencer & (r2 | r3)
+        if swift:
+            read |= r3
+            att |= swift & (r2 | r3 | neighbours_bb(r3 & passable)) & ~r1
+        return att, read
+
     def is_battle_move_safe(self, side: int, o: int, t: int, kind: int, carry: bool) -> bool:
         """is_safe for a legal battle move, without building the next position."""
         enemy = 1 - side
@@ -872,6 +952,71 @@ class Position:
                 if safe(side, o, t, kind, False):
                     return True
         return False
+
+    def _safe_battle_dests(self, side: int) -> Iterator[tuple[int, int, int, int]]:
+        """_battle_dests keeping only the safe moves: (origin, kind, safe destinations,
+        safe destinations carrying the Goal), in the same order.
+
+        Under the flat game's safety, one attack map (_attack_map) judges most of a
+        warrior's moves at once: once it has left its origin, a warrior entering a triangle
+        only closes paths (or kills an attacker), so with no attacker left every such move
+        is safe, and with some left only a move into a triangle the map read, or onto the
+        one attacker, may be. A carried Goal is judged move by move, and so is a Blockader
+        (its zone moves), unless no attacker reaches the Goal even without the Blockader.
+        """
+        safe = self.is_battle_move_safe
+        g = self.goal[side]
+        quick = g >= 0 and self._plain_safety and not self.rules.ablative
+        own = self.occ[side]
+        foes = self.occ[1 - side]
+        dblk = self.blk[side]
+        held = g >= 0 and self.sq[g] != 0
+        eg = self._goal_to_capture(side)
+        capture = 1 << eg if eg >= 0 else 0
+        gb = 1 << g if g >= 0 else 0
+        att0 = read0 = 0
+        if quick:
+            att0, read0 = self._attack_map(side, g, own, foes, dblk, held)
+        for o, kind, d, carry in self._battle_dests(side):
+            ok = 0
+            if quick and kind != BLOCKADER:
+                ob = 1 << o
+                att, read = att0, read0
+                if o == g:
+                    # Leaving the Goal lying: it is held no more.
+                    att, read = self._attack_map(side, g, own & ~ob, foes, dblk, False)
+                elif ob & read0:
+                    att, read = self._attack_map(side, g, own & ~ob, foes, dblk, held)
+                if not att:
+                    ok = d
+                    slow = 0
+                else:
+                    read |= gb
+                    if not att & (att - 1):
+                        ok = d & ~read & att  # only killing the one attacker saves the Goal
+                    ok |= d & capture
+                    slow = d & read & ~capture
+            elif (
+                quick
+                and o != g
+                and not self._attack_map(side, g, own & ~(1 << o), foes, -1, held)[0]
+            ):
+                # Nothing reaches the Goal even with no Blockader at all: its zone, wherever
+                # it goes, only closes more paths.
+                ok = d
+                slow = 0
+            else:
+                slow = d
+            if slow:
+                for t in iter_bits(slow):
+                    if safe(side, o, t, kind, False):
+                        ok |= 1 << t
+            ok_carry = 0
+            if carry:
+                for t in iter_bits(carry):
+                    if safe(side, o, t, kind, True):
+                        ok_carry |= 1 << t
+            yield o, kind, ok, ok_carry
 
     def is_deadlock(self) -> bool:
         """Whether the side to act has no safe move, and so has lost (Art. 1.2, 5.1.2)."""
@@ -1115,9 +1260,9 @@ class Position:
         side, what = self.stage()
         if what == "battle" and needs_safety and self.outcome is None:
             # Counting and the safety tests share the destinations, and build no Move.
-            dests = list(self._battle_dests(side))
             if self.rules.strict_safety:
-                return self._count_safe(side, dests)
+                return _count(self._safe_battle_dests(side))
+            dests = list(self._battle_dests(side))
             n = _count(dests)
             return n if n and self._any_safe(side, dests) else 0
         if self.rules.strict_safety and needs_safety:
@@ -1126,16 +1271,6 @@ class Position:
         if n and needs_safety and not self.has_safe_move():
             return 0
         return n
-
-    def _count_safe(self, side: int, dests: Iterable[tuple[int, int, int, int]]) -> int:
-        """How many of the battle moves `dests` (as _battle_dests gives them) are safe."""
-        safe = self.is_battle_move_safe
-        return sum(
-            safe(side, o, t, kind, carrying)
-            for o, kind, d, carry in dests
-            for carrying, ends in ((False, d), (True, carry))
-            for t in iter_bits(ends)
-        )
 
     def perft(self, depth: int) -> int:
         """rules.md §6: the number of move sequences of `depth` plies from here."""
