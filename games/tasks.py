@@ -10,7 +10,7 @@ from games.services import (
     submission_validate,
     submission_validate_many,
 )
-from games.services.records import VALIDATE_BATCH_TASK, VALIDATE_TASK
+from games.services.records import REQUEUE_STALE_TASK, VALIDATE_BATCH_TASK, VALIDATE_TASK
 from klinzha_site.celery_options import RELIABLE
 
 
@@ -32,8 +32,9 @@ def validate_records_task(submission_ids: list[int]) -> int:
     return submission_validate_many(submission_ids=submission_ids)
 
 
-@shared_task(name="games.requeue_stale")
+@shared_task(name=REQUEUE_STALE_TASK, ignore_result=True)
 def requeue_stale_task() -> int:
+    """The sweep, every KZ_SWEEP_EVERY seconds from the beat schedule."""
     return submission_requeue_stale()
 
 

@@ -4,9 +4,13 @@ tests)."""
 from __future__ import annotations
 
 import os
+import shutil
+import socket
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -109,3 +113,115 @@ def wait_idle(timeout: float = 30.0) -> None:
         wait_for(idle, timeout, 0.5)
     finally:
         probe.close()
+
+
+def procfile_command(process: str) -> list[str]:
+    """A line of the Procfile (the production process set), as argv run from this venv: the
+    chaos tests run the worker and beat exactly as deployed."""
+    for line in (ROOT / "Procfile").read_text(encoding="utf-8").splitlines():
+        name, sep, command = line.partition(":")
+        if sep and name.strip() == process and not name.startswith("#"):
+            argv = command.split()
+            return [str(Path(sys.executable).parent / argv[0]), *argv[1:]]
+    raise KeyError(f"no {process!r} in the Procfile")
+
+
+def free_port(low: int = 6390, high: int = 6399) -> int:
+    """A free port in [low, high]: the private Redis servers of these tests."""
+    for port in range(low, high + 1):
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError(f"no free port in {low}-{high}")
+
+
+class RedisServer:
+    """A private redis-server on its own port, stopped (SIGKILL: a crash, nothing saved) and
+    started again at will; the queue it held is lost with it, as in a real restart."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.url = f"redis://127.0.0.1:{port}/0"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        server = shutil.which("redis-server")
+        if server is None:
+            raise RuntimeError("redis-server is not installed")
+        self.proc = subprocess.Popen(
+            [server, "--port", str(self.port), "--bind", "127.0.0.1", "--save", ""]
+            + ["--appendonly", "no"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", self.port)) == 0:
+                    return
+            time.sleep(0.05)
+        raise RuntimeError(f"redis-server did not listen on {self.port}")
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+        self.proc = None
+
+
+@contextmanager
+def redis_server(port: int | None = None) -> Iterator[RedisServer]:
+    server = RedisServer(port or free_port())
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@contextmanager
+def service(name: str, argv: list[str], **env: str) -> Iterator[subprocess.Popen[bytes]]:
+    """A long-running process of the site (web, worker, beat) on the test database, its
+    output in .service-test-NAME.log; stopped (or found dead) at the end."""
+    log = open(ROOT / f".service-test-{name}.log", "wb")  # noqa: SIM115
+    proc = subprocess.Popen(
+        argv, cwd=ROOT, env=service_env(**env), stdout=log, stderr=subprocess.STDOUT
+    )
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(10)
+        log.close()
+
+
+def web_server_argv(port: int) -> list[str]:
+    """The Procfile's web line on `port`, with two workers."""
+    argv = procfile_command("web")
+    bind = argv.index("--bind")
+    argv[bind + 1] = f"127.0.0.1:{port}"
+    workers = argv.index("--workers")
+    argv[workers + 1] = "2"
+    return argv
+
+
+def http_wait(url: str, timeout: float = 60.0) -> None:
+    """Wait until `url` answers at all (any status)."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        try:
+            urllib.request.urlopen(url, timeout=2).close()  # noqa: S310 - 127.0.0.1 only
+            return
+        except urllib.error.HTTPError:
+            return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"{url} did not answer within {timeout} s")

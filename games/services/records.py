@@ -40,6 +40,8 @@ MAX_RECORD_BYTES = 512 * 1024
 VALIDATION_BATCH = 50
 VALIDATE_TASK = "games.validate_record"
 VALIDATE_BATCH_TASK = "games.validate_records"
+# The sweep's name, as the beat schedule (settings.CELERY_BEAT_SCHEDULE) spells it.
+REQUEUE_STALE_TASK = "games.requeue_stale"
 
 
 def _can_submit(user: Any, game: Game) -> bool:
@@ -149,18 +151,26 @@ def submission_validate_many(*, submission_ids: list[int]) -> int:
 
 
 def submission_requeue_stale(*, older_than: timedelta | None = None) -> int:
-    """Queue again every submission still waiting (e.g. stored while Redis was down)."""
+    """The sweep: queue again every submission still waiting after `older_than` (stored
+    while the broker was down, lost with a Redis restart, or held by a worker that died),
+    so that nothing waits for someone to poll it. Each is claimed (skipping those another
+    sweep holds) and its wait restarted only once a broker took it; returns how many went."""
     if older_than is None:
         older_than = timedelta(seconds=settings.KZ_REQUEUE_AFTER)
     limit = timezone.now() - older_than
-    ids = list(
-        RecordSubmission.objects.filter(
-            status__in=[RecordSubmission.Status.QUEUED, RecordSubmission.Status.VALIDATING],
-            queued_at__lte=limit,
-        ).values_list("pk", flat=True)
-    )
-    RecordSubmission.objects.filter(pk__in=ids).update(queued_at=timezone.now())
-    return submission_enqueue_many(submission_ids=ids)
+    with transaction.atomic():
+        ids = list(
+            RecordSubmission.objects.select_for_update(skip_locked=True)
+            .filter(
+                status__in=[RecordSubmission.Status.QUEUED, RecordSubmission.Status.VALIDATING],
+                queued_at__lte=limit,
+            )
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
+        sent = submission_enqueue_many(submission_ids=ids)
+        RecordSubmission.objects.filter(pk__in=ids[:sent]).update(queued_at=timezone.now())
+    return sent
 
 
 def submission_requeue(*, submission: RecordSubmission) -> None:

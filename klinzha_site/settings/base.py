@@ -95,14 +95,25 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env("REDIS_URL", default="")
 if REDIS_URL:
+    # With Redis down the cache misses (django-redis ignores its errors, logged) and pages
+    # compute what it would have held; a dead server costs at most the short timeouts.
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "django_redis.cache.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": env("CACHE_KEY_PREFIX", default="kz"),
+            "OPTIONS": {
+                "IGNORE_EXCEPTIONS": True,
+                "SOCKET_CONNECT_TIMEOUT": 0.5,
+                "SOCKET_TIMEOUT": 0.5,
+            },
         }
     }
+    DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
+    DJANGO_REDIS_LOGGER = "klinzha_site.cache"
     CELERY_BROKER_URL = REDIS_URL
+    # kombu's Redis transport, less the AttributeError that killed workers in an outage.
+    CELERY_BROKER_TRANSPORT = "klinzha_site.broker:Transport"
     CELERY_RESULT_BACKEND = REDIS_URL
     CELERY_TASK_ALWAYS_EAGER = False
 else:
@@ -121,14 +132,34 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600),
     "unacked_restore_interval": env.int("CELERY_UNACKED_RESTORE_INTERVAL", default=10),
     "unacked_restore_throttle": env.int("CELERY_UNACKED_RESTORE_THROTTLE", default=10),
+    # Queueing from a request gives up within about a second when the broker is down (the
+    # record stays stored as queued for the sweep); a worker's own reconnection loop keeps
+    # retrying for as long as it takes (CELERY_BROKER_CONNECTION_MAX_RETRIES).
+    "socket_connect_timeout": 1.0,
+    "interval_start": 0,
+    "interval_step": 0.25,
+    "interval_max": 0.5,
+    "max_retries": 2,
+    # A broker that keeps the connection open and stops answering fails a send, not hangs it.
+    "socket_timeout": 5.0,
 }
+CELERY_BROKER_CONNECTION_TIMEOUT = env.float("CELERY_BROKER_CONNECTION_TIMEOUT", default=1.0)
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+# The sweep (games.services.submission_requeue_stale) from the beat process (`celery beat`,
+# or `worker --beat` on one machine): records waiting longer than KZ_REQUEUE_AFTER are queued
+# again, so nothing stranded waits more than KZ_REQUEUE_AFTER + KZ_SWEEP_EVERY seconds.
+KZ_SWEEP_EVERY = env.float("KZ_SWEEP_EVERY", default=15.0)
 CELERY_BEAT_SCHEDULE = {
-    "requeue-stale-records": {"task": "games.requeue_stale", "schedule": 60.0},
+    "requeue-stale-records": {"task": "games.requeue_stale", "schedule": KZ_SWEEP_EVERY},
 }
+# A request waits at most this long to hand a task to the broker; after a failure the broker
+# is left alone for KZ_BROKER_RETRY_AFTER seconds (klinzha_site.tasking).
+KZ_TASK_SEND_DEADLINE = env.float("KZ_TASK_SEND_DEADLINE", default=1.0)
+KZ_BROKER_RETRY_AFTER = env.float("KZ_BROKER_RETRY_AFTER", default=5.0)
 KZ_VALIDATION_DELAY = env.float("KZ_VALIDATION_DELAY", default=0.0)
 # A record still waiting this many seconds is queued again (by a worker starting, a page
 # asking for its status, or the beat schedule).
-KZ_REQUEUE_AFTER = env.float("KZ_REQUEUE_AFTER", default=60.0)
+KZ_REQUEUE_AFTER = env.float("KZ_REQUEUE_AFTER", default=30.0)
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
