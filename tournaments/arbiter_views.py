@@ -321,6 +321,7 @@ def penalty_impose(request: HttpRequest, t: Tournament) -> HttpResponse:
             request.POST.get("round_number"), field="round_number", lo=1, hi=SMALL_MAX
         ),
         amount=data["amount"],
+        from_ply=data["from_ply"],
     )
     messages.success(request, f"penalty recorded: {penalty.get_kind_display()}")
     return redirect_back(request, t)

@@ -119,6 +119,10 @@ class PenaltyForm(forms.Form):
     amount = forms.DecimalField(
         required=False, label=_("seconds or points"), max_digits=8, decimal_places=2
     )
+    # A penalty of time acts from this ply of the record on (blank: from the moment imposed).
+    from_ply = forms.IntegerField(
+        required=False, min_value=1, max_value=2**31 - 1, label=_("from ply")
+    )
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), max_length=2000)
 
     def __init__(self, *args: Any, tournament: Tournament | None = None, **kwargs: Any) -> None:

@@ -54,3 +54,21 @@ def test_the_page_asks_from_when_and_revokes(officials, game, client):
     assert (
         client.post(f"/g/{game.pk}/clock/{moment.pk}/revoke/", {"reason": "x"}).status_code == 403
     )
+
+
+def test_the_penalty_form_takes_the_ply_a_penalty_of_time_acts_from(officials, game, client):
+    client.force_login(officials.arbiter)
+    t = game.round.tournament
+    body = {
+        "player": game.second_id,
+        "game": game.pk,
+        "kind": "offender_time",
+        "amount": "10",
+        "reason": "noise after ply 25",
+        "from_ply": "26",
+    }
+    assert client.post(f"/arbiter/t/{t.slug}/penalties/", body).status_code == 302
+    (adj,) = game.clock_adjustments.all()
+    assert (adj.side, adj.seconds, adj.from_ply, adj.at) == ("gold", -10, 26, None)
+    page = client.get(f"/arbiter/t/{t.slug}/round/1/").content.decode()
+    assert 'name="from_ply"' in page
