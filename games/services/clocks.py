@@ -48,6 +48,7 @@ def _requeue(game: Game) -> None:
 
 def _as_audit(adj: ClockAdjustment) -> dict[str, Any]:
     return {
+        "adjustment": adj.pk,
         "game": adj.game_id,
         "side": adj.side,
         "seconds": adj.seconds,
@@ -98,7 +99,7 @@ def _store(
         tournament=game.round.tournament,
         user=user,
         action=Action.CLOCK_ADJUSTMENT,
-        obj=adj,
+        obj=game,  # read as "round 1 board 2 (Kor – Worf)" in the trail
         after=_as_audit(adj),
     )
     return adj
@@ -174,7 +175,7 @@ def clock_adjustment_revoke(
         tournament=locked.round.tournament,
         user=user,
         action=Action.CLOCK_ADJUSTMENT_REVOKED,
-        obj=adj,
+        obj=locked,
         before=_as_audit(adj),
         after={"reason": reason},
     )

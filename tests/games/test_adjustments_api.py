@@ -230,6 +230,16 @@ def test_a_latecomer_is_not_charged_twice(officials, game):
     assert again.status_code == 400
     actions = game.round.tournament.audit.filter(action="game.clock_adjustment")
     assert [a.after["in_readings"] for a in actions] == [True]
+    # a mistaken arrival: the charge is revoked and the latecomers recorded anew
+    url = f"{adjustments_url(game)}{resp.json()[0]['id']}/revoke/"
+    revoked = api(officials.arbiter).post(url, {"reason": "it was 2 minutes"}, format="json")
+    assert revoked.status_code == 200
+    late["green_arrival"] = START + timedelta(minutes=2)
+    again = api(officials.arbiter).post(f"/api/games/{game.pk}/latecomers/", late, format="json")
+    assert again.status_code == 201 and again.json()[0]["seconds"] == -120
+    trail = api(officials.arbiter).get(f"/api/tournaments/{game.round.tournament.slug}/audit/")
+    objects = {e["object"] for e in trail.json() if e["action"].startswith("game.clock")}
+    assert objects == {"round 1 board 1 (Ann – Bob)"}
 
 
 @pytest.mark.parametrize(("running", "flagged"), [("green", "gold"), ("gold", None)])
