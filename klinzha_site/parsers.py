@@ -11,7 +11,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.http.multipartparser import MultiPartParserError
 from rest_framework import serializers
 from rest_framework.exceptions import ParseError, ValidationError
-from rest_framework.parsers import JSONParser
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 
 from klinzha_site.parsing import control_character, json_loads_bounded
 
@@ -28,6 +28,33 @@ class BoundedJSONParser(JSONParser):
             if hasattr(exc, "error_dict"):
                 raise ValidationError(exc.message_dict) from None
             raise ParseError(" ".join(exc.messages)) from None
+
+
+def _form_check(data: Any) -> None:
+    for key, values in data.lists():
+        for value in values:
+            bad = control_character(value)
+            if bad is not None:
+                raise ValidationError({key: [f"control character {bad} is not allowed"]})
+
+
+class BoundedFormParser(FormParser):
+    """DRF's form parser, refusing control characters in values (PATCH and PUT bodies, which
+    the middleware does not read)."""
+
+    def parse(self, stream: Any, media_type: Any = None, parser_context: Any = None) -> Any:
+        data = super().parse(stream, media_type, parser_context)
+        _form_check(data)
+        return data
+
+
+class BoundedMultiPartParser(MultiPartParser):
+    """DRF's multipart parser, refusing control characters in the fields (not the files)."""
+
+    def parse(self, stream: Any, media_type: Any = None, parser_context: Any = None) -> Any:
+        parsed = super().parse(stream, media_type, parser_context)
+        _form_check(parsed.data)
+        return parsed
 
 
 class StrictCharField(serializers.CharField):

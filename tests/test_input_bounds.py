@@ -9,6 +9,7 @@ import json
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -234,6 +235,13 @@ def test_nul_and_control_characters_are_refused_in_reasons_and_names(w: World, b
     refused(w, before, resp, "name")
     resp = w.api.patch(T + "/", {"venue": "Hall" + bad}, format="json")
     refused(w, before, resp, "venue")
+    for kind in ("application/x-www-form-urlencoded", "multipart/form-data"):
+        if kind.startswith("multipart"):
+            resp = w.api.patch(T + "/", {"venue": "Hall" + bad}, format="multipart")
+        else:
+            body = "venue=" + quote("Hall" + bad)
+            resp = w.api.patch(T + "/", body, content_type=kind)
+        refused(w, before, resp, "venue")
 
 
 @pytest.mark.parametrize("slug", ["a%00b", "bounds%00", "%00", "bo%1bunds"])

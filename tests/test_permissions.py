@@ -582,6 +582,14 @@ def test_an_unpublished_rounds_game_is_seen_by_its_arbiters_only(world, client, 
             assert path or resp.status_code == 200
         else:
             assert resp.status_code == 404, (path, resp.status_code)
+    before = RecordSubmission.objects.count()
+    resp = api_as(user).post(f"/api/games/{game.pk}/records/", {"text": "x"}, format="json")
+    if role in ARBITERS:
+        assert resp.status_code != 404
+    else:
+        assert resp.status_code in (401, 403, 404), resp.status_code
+        assert RecordSubmission.objects.count() == before
+        assert api_as(user).get(f"/api/games/{game.pk}/").status_code == 404
 
 
 def test_the_table_names_every_write_route():

@@ -18,6 +18,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from rest_framework import permissions
 from rest_framework.request import Request
 
+from klinzha_site.parsing import ascii_int
 from tournaments.models import Game, Round, Tournament
 from tournaments.roles import (
     Role,
@@ -88,17 +89,28 @@ def tournament_role(role: Role) -> Callable[[View], View]:
     return decorate
 
 
+def game_visible_get(*, pk: Any, user: Any) -> Game:
+    """The game `pk` (an id from a URL), 404 when there is none, and also when it belongs to
+    a proposed round, not yet published, and `user` is not one of its arbiters: a draft is
+    the arbiters' own, as if it did not exist for anyone else."""
+    try:
+        number = ascii_int(str(pk), field="id")
+    except ValidationError:
+        raise Http404("no such game") from None
+    game = get_object_or_404(Game.objects.select_related("round__tournament"), pk=number)
+    if game.round.status == Round.Status.DRAFT and not user_can_arbitrate(
+        user=user, tournament=game.round.tournament
+    ):
+        raise Http404("no such game")
+    return game
+
+
 def game_visible(view: View) -> View:
-    """A game page (`pk` in the URL) of a proposed round, not yet published, is the
-    arbiters' draft: 404 to everyone else, as if it did not exist."""
+    """A game page (`pk` in the URL): game_visible_get decides who may see it."""
 
     @wraps(view)
     def wrapped(request: HttpRequest, pk: int, *args: Any, **kwargs: Any) -> HttpResponse:
-        game = get_object_or_404(Game.objects.select_related("round__tournament"), pk=pk)
-        if game.round.status == Round.Status.DRAFT and not user_can_arbitrate(
-            user=request.user, tournament=game.round.tournament
-        ):
-            raise Http404("no such game")
+        game_visible_get(pk=pk, user=request.user)
         return view(request, pk, *args, **kwargs)
 
     return wrapped

@@ -9,7 +9,6 @@ from typing import Any
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.generics import get_object_or_404
 from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -29,7 +28,7 @@ from games.api.serializers import (
 from games.models import Irregularity, RecordSubmission, SigningKey
 from rules.position import KIND_NAMES
 from tournaments.api import views as tournament_views
-from tournaments.models import Game
+from tournaments.permissions import game_visible_get
 
 
 class RecordViewSet(viewsets.ReadOnlyModelViewSet):
@@ -109,7 +108,7 @@ class GameViewSet(ClockActions, tournament_views.GameViewSet):
     @extend_schema(request=RecordInSerializer, responses={201: RecordSerializer})
     @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
     def records(self, request: Request, pk: str | None = None) -> Response:
-        game = get_object_or_404(Game, pk=pk)
+        game = game_visible_get(pk=pk, user=request.user)
         data = RecordInSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         raw = data.validated_data["text"].encode("utf-8")
@@ -139,7 +138,7 @@ class GameViewSet(ClockActions, tournament_views.GameViewSet):
     @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
     def irregularities(self, request: Request, pk: str | None = None) -> Response:
         """The arbiter's ruling on an irregularity (Art. 7.1, 7.3)."""
-        game = get_object_or_404(Game, pk=pk)
+        game = game_visible_get(pk=pk, user=request.user)
         data = IrregularitySerializer(data=request.data)
         data.is_valid(raise_exception=True)
         if data.validated_data["kind"] == Irregularity.Kind.CORRECTION:
@@ -177,7 +176,7 @@ class GameViewSet(ClockActions, tournament_views.GameViewSet):
     def timeout(self, request: Request, pk: str | None = None) -> Response:
         """Italian society: decide a battle stopped at time-out from its latest valid record
         (the count; a tie or a Bach'san replay: the coin; a final: the Bach'san replay)."""
-        game = get_object_or_404(Game, pk=pk)
+        game = game_visible_get(pk=pk, user=request.user)
         decision = services.game_timeout_decide(game=game, user=request.user)
         game.refresh_from_db()
         data = {

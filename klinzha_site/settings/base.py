@@ -191,11 +191,11 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    # JSON with a depth limit and no control characters (klinzha_site.parsing).
+    # JSON with a depth limit, and no control characters in any body (klinzha_site.parsing).
     "DEFAULT_PARSER_CLASSES": [
         "klinzha_site.parsers.BoundedJSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
+        "klinzha_site.parsers.BoundedFormParser",
+        "klinzha_site.parsers.BoundedMultiPartParser",
     ],
     "EXCEPTION_HANDLER": "klinzha_site.api_errors.api_exception_handler",
     "DEFAULT_PAGINATION_CLASS": "klinzha_site.pagination.BoundedLimitOffsetPagination",

@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from klinzha_site.parsing import ID_MAX, SMALL_MAX
 from tournaments.audit import audit_head
 from tournaments.models import (
     AuditEntry,
@@ -181,11 +182,11 @@ class WithdrawalSerializer(serializers.Serializer):
 
 class ByeRequestSerializer(serializers.Serializer):
     player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
-    round = serializers.IntegerField(min_value=1)
+    round = serializers.IntegerField(min_value=1, max_value=SMALL_MAX)
 
 
 class PairSerializer(serializers.Serializer):
-    round = serializers.IntegerField(min_value=1, required=False)
+    round = serializers.IntegerField(min_value=1, max_value=SMALL_MAX, required=False)
     publish = serializers.BooleanField(default=False)
     background = serializers.BooleanField(
         default=False, help_text="pair in a worker; poll the job for progress (202)"
@@ -214,15 +215,18 @@ class ForbiddenPairSerializer(serializers.ModelSerializer):
 
 
 class RoundNumberSerializer(serializers.Serializer):
-    round = serializers.IntegerField(min_value=1)
+    round = serializers.IntegerField(min_value=1, max_value=SMALL_MAX)
 
 
 class PairingEditSerializer(serializers.Serializer):
-    round = serializers.IntegerField(min_value=1)
+    round = serializers.IntegerField(min_value=1, max_value=SMALL_MAX)
     pairings = serializers.ListField(
         child=serializers.ListField(
-            child=serializers.IntegerField(allow_null=True), min_length=2, max_length=2
+            child=serializers.IntegerField(allow_null=True, min_value=1, max_value=ID_MAX),
+            min_length=2,
+            max_length=2,
         ),
+        max_length=10_000,
         help_text="[[first placer id, second id or null for the bye], ...]",
     )
 
@@ -259,10 +263,15 @@ class PenaltySerializer(serializers.ModelSerializer):
             "from_ply",
         ]
         read_only_fields = ["id", "article", "revokes", "created_at"]
+        # The same bounds on every database (SQLite would take what PostgreSQL refuses).
+        extra_kwargs = {
+            "round_number": {"min_value": 1, "max_value": SMALL_MAX},
+            "reason": {"max_length": 2000},
+        }
 
 
 class RevocationSerializer(serializers.Serializer):
-    penalty = serializers.IntegerField()
+    penalty = serializers.IntegerField(min_value=1, max_value=ID_MAX)
     reason = serializers.CharField(max_length=2000)
 
 

@@ -53,7 +53,11 @@ from tournaments.models import (
     Round,
     Tournament,
 )
-from tournaments.permissions import OfficialWriteOrReadOnly, OrganizerWriteOrReadOnly
+from tournaments.permissions import (
+    OfficialWriteOrReadOnly,
+    OrganizerWriteOrReadOnly,
+    game_visible_get,
+)
 from tournaments.roles import Role, role_require, user_can_arbitrate
 from tournaments.standings import standings_json
 
@@ -454,7 +458,7 @@ class GameViewSet(viewsets.ReadOnlyModelViewSet):
     @extend_schema(request=ResultSerializer, responses={200: GameSerializer})
     @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
     def result(self, request: Request, pk: str | None = None) -> Response:
-        game = get_object_or_404(Game, pk=pk)
+        game = game_visible_get(pk=pk, user=request.user)
         data = ResultSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         game = services.game_result_set(
@@ -472,7 +476,7 @@ class GameViewSet(viewsets.ReadOnlyModelViewSet):
     def spindle_choice(self, request: Request, pk: str | None = None) -> Response:
         """Record the choice the combatants declared after the spindle cast (Art. 2.3); the
         first placer follows it."""
-        game = get_object_or_404(Game, pk=pk)
+        game = game_visible_get(pk=pk, user=request.user)
         data = SpindleChoiceSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         game = services.game_spindle_choose(
@@ -487,6 +491,6 @@ class GameViewSet(viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
     def countersign(self, request: Request, pk: str | None = None) -> Response:
         """The second person's confirmation of an entered result."""
-        game = get_object_or_404(Game, pk=pk)
+        game = game_visible_get(pk=pk, user=request.user)
         game = services.game_result_countersign(game=game, user=request.user)
         return Response(GameSerializer(game).data)
