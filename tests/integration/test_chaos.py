@@ -54,22 +54,30 @@ class Traffic(threading.Thread):
         self.accepted: list[int] = []
         self.failures: list[tuple[str, int, bytes]] = []
         self.requests = 0
+        # (when it started, what, how long it took), for bench/chaos_bench.py
+        self.timings: list[tuple[float, str, float]] = []
+
+    def _call(self, method: str, path: str, body: object = None) -> tuple[int, bytes]:
+        start = time.monotonic()
+        status, answer = http(self.base, method, path, body, self.token)
+        self.timings.append((start, f"{method} {path}", time.monotonic() - start))
+        self.requests += 1
+        return status, answer
 
     def run(self) -> None:
         n = 0
         while not self.stop.is_set():
             game = self.games[n % len(self.games)]
             path = f"/api/games/{game.pk}/records/"
-            status, body = http(self.base, "POST", path, {"text": RECORD}, self.token)
+            status, body = self._call("POST", path, {"text": RECORD})
             if status == 201:
                 self.accepted.append(json.loads(body)["id"])
             else:
                 self.failures.append((path, status, body[:300]))
             for path in (f"/t/{self.slug}/standings/", f"/api/tournaments/{self.slug}/standings/"):
-                status, body = http(self.base, "GET", path)
+                status, body = self._call("GET", path)
                 if status != 200:
                     self.failures.append((path, status, body[:300]))
-            self.requests += 3
             n += 1
             time.sleep(0.1)
 
