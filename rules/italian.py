@@ -17,6 +17,7 @@ from rules.position import (
     IS_CARRIER,
     KIND_NAMES,
     LANCER,
+    NEAR4,
     NO_SQUARE,
     SWIFT,
     VANGUARD,
@@ -48,6 +49,12 @@ def _flier_rays(sq: int) -> tuple[tuple[int, ...], ...]:
 
 
 FLIER_RAYS: Final = [_flier_rays(s) for s in range(len(RAYS))]
+# FLIER_NEAR[s]: the squares from which a Flier's lines pass over or onto `s`.
+FLIER_NEAR: Final = [0] * len(RAYS)
+for _o, _rays in enumerate(FLIER_RAYS):
+    for _ray in _rays:
+        for _b in _ray:
+            FLIER_NEAR[_b.bit_length() - 1] |= BIT[_o]
 
 
 class ItalianPosition(Position):
@@ -317,8 +324,11 @@ class ItalianPosition(Position):
             return False
         gb = BIT[g]
         sqs = self.sq
+        # Only warriors within a walk's reach of the Goal, or on a Flier's line to it, can.
+        near = NEAR4[g] | (self.kbb[attacker][FLIER] & FLIER_NEAR[g])
         return any(
-            self._dests(o, sqs[o] & 7, attacker) & gb for o in iter_bits(self._movable(attacker))
+            self._dests(o, sqs[o] & 7, attacker) & gb
+            for o in iter_bits(self._movable(attacker) & near)
         )
 
     def is_in_jeopardy(self, side: int) -> bool:

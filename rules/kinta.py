@@ -6,7 +6,7 @@ import random
 from collections.abc import Sequence
 from typing import ClassVar, Final
 
-from rules.board import BIT, BOARD, FLY, NAME, SQUARE_OF, iter_bits
+from rules.board import BIT, BOARD, FLY, NAME, NB, SQUARE_OF, iter_bits, neighbours_bb
 from rules.errors import IllegalMoveError
 from rules.kinta_combat import (
     ATTACKER_GOAL_BONUS,
@@ -33,10 +33,15 @@ from rules.kinta_combat import parse_casts as parse_casts
 from rules.kinta_combat import select_damage as select_damage
 from rules.position import (
     BLOCKADER,
+    FENCER,
     FLIER,
     KIND_KEYS,
+    LANCER,
+    LANCER_RAYS,
     NEAR4,
+    NO_SQUARE,
     RULESET_LAWS,
+    SWIFT,
     VANGUARD,
     Move,
     Position,
@@ -213,13 +218,66 @@ class KintaPosition(Position):
                 return True
         return False
 
-    def is_in_jeopardy(self, side: int) -> bool:
-        g = self.goal[side]
-        return g >= 0 and self.can_reach(1 - side, g)
+    # The flat game's safety test (is_battle_move_safe) sees what can_reach sees once every
+    # combat is taken as won by the mover, as push_battle_move without casts plays it: the
+    # board after the move is the flat game's. Two things differ, both answered below: a
+    # Goal held by the Blockader is taken by attacking the Blockader, across its zone, and
+    # a Blockader carrying its own Goal takes it along, out of its zone.
+    _plain_safety: ClassVar[bool] = True
 
-    def is_battle_move_safe(self, side: int, o: int, t: int, kind: int, carry: bool) -> bool:
-        # Played out with every combat won by the mover (push_battle_move without casts).
-        return self._safe_by_playing(side, Move(o, t, kind, carry))
+    def _goal_bar(self, a: int) -> int:
+        g = self.goal[a]
+        return NO_SQUARE if g >= 0 and g == self.blk[a] else g
+
+    def _jeopardy(
+        self, side: int, g: int, own: int, foes: int, keep: int, dblk: int, held: bool, holes: int
+    ) -> bool:
+        if g == dblk:
+            return self._blockader_attackers(side, g, own, foes, keep, holes)[0] != 0
+        return super()._jeopardy(side, g, own, foes, keep, dblk, held, holes)
+
+    def _attack_map(
+        self, side: int, g: int, own: int, foes: int, dblk: int, held: bool
+    ) -> tuple[int, int]:
+        if g == dblk:
+            return self._blockader_attackers(side, g, own, foes, -1, 0)
+        return super()._attack_map(side, g, own, foes, dblk, held)
+
+    def _blockader_attackers(
+        self, side: int, g: int, own: int, foes: int, keep: int, holes: int
+    ) -> tuple[int, int]:
+        """(the attacker's warriors that may attack `side`'s Blockader on `g`, the squares
+        read): any but a Blockader (a Vanguard with power-vanguards), by a path that may cross
+        the zone, unless the Blockader stands in a cloud (13.9, 13.4); `keep` and `holes` as
+        in _jeopardy."""
+        if self.rules.cloud_bb & BIT[g]:
+            return 0, 0
+        kb = self.kbb[1 - side]
+        passable = BOARD & ~(own | foes | holes)
+        att = kb[FLIER] & keep & FLY[g]
+        r1 = NB[g]
+        read = r1
+        if self.rules.power_vanguards:
+            att |= kb[VANGUARD] & keep & (r1 | neighbours_bb(r1 & passable))
+        lancer = kb[LANCER] & keep
+        if lancer:
+            for ray in LANCER_RAYS[g]:
+                for b in ray:
+                    read |= b
+                    if b & lancer:
+                        att |= b
+                        break
+                    if not b & passable:
+                        break
+        fencer = kb[FENCER] & keep
+        swift = kb[SWIFT] & keep
+        if fencer | swift:
+            r2 = neighbours_bb(r1 & passable)
+            r3 = neighbours_bb(r2 & passable)
+            read |= r2 | r3
+            att |= fencer & (r1 | r2 | r3)
+            att |= swift & (r2 | r3 | neighbours_bb(r3 & passable)) & ~r1
+        return att, read
 
     # --- checking -----------------------------------------------------------------------------
     def _check_placement(self, move: Move, side: int, what: str) -> None:

@@ -217,12 +217,15 @@ class Position:
     # the triangle is "unavailable" (docs/rules.md, Readings); the Italian society: yes.
     _PASS_OVER_ABLATED: ClassVar[bool] = False
 
-    # Whether goal safety is the flat game's (_jeopardy, is_battle_move_safe), so that
-    # _safe_battle_dests may judge a warrior's moves together from one attack map.
+    # Whether goal safety is the flat game's (_jeopardy, is_battle_move_safe) or a variant's
+    # that keeps _attack_map in step with its _jeopardy, so that _safe_battle_dests may judge
+    # a warrior's moves together from one attack map.
     _plain_safety: ClassVar[bool] = True
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
+        if "_plain_safety" in cls.__dict__:
+            return  # a variant that maps its own safety says so
         cls._plain_safety = (
             cls._jeopardy is Position._jeopardy
             and cls.is_battle_move_safe is Position.is_battle_move_safe
@@ -797,7 +800,7 @@ class Position:
             return True
         r2 = neighbours_bb(r1 & passable)
         if blk & (r1 | r2) and not held:
-            ag = self.goal[a]
+            ag = self._goal_bar(a)
             bad = own | (BIT[ag] if ag >= 0 else 0) | dzoc
             if not r1 & bad:
                 return True
@@ -811,6 +814,11 @@ class Position:
             if swift & (r2 | r3 | r4) & ~r1:
                 return True
         return False
+
+    def _goal_bar(self, a: int) -> int:
+        """The square of `a`'s own Goal when it bars `a`'s Blockader from ending with it in its
+        zone (Art. 3.11.4), else -1: always, in the flat game."""
+        return self.goal[a]
 
     def _attack_map(
         self, side: int, g: int, own: int, foes: int, dblk: int, held: bool
@@ -858,7 +866,7 @@ class Position:
         att |= fencer & r1
         r2 = neighbours_bb(r1 & passable)
         if blk & (r1 | r2) and not held:
-            ag = self.goal[a]
+            ag = self._goal_bar(a)
             if not r1 & (own | (BIT[ag] if ag >= 0 else 0) | dzoc):
                 att |= blk & (r1 | r2)
         if not (fencer | swift):
@@ -938,6 +946,8 @@ class Position:
 
     def _any_safe(self, side: int, dests: Iterable[tuple[int, int, int, int]]) -> bool:
         """Whether one of the battle moves `dests` (as _battle_dests gives them) is safe."""
+        if self._plain_safety and not self.rules.ablative:
+            return any(d or carry for _o, _k, d, carry in self._safe_battle_dests(side, dests))
         safe = self.is_battle_move_safe
         g = self._goal_to_capture(side)
         target = 1 << g if g >= 0 else 0
@@ -953,9 +963,11 @@ class Position:
                     return True
         return False
 
-    def _safe_battle_dests(self, side: int) -> Iterator[tuple[int, int, int, int]]:
-        """_battle_dests keeping only the safe moves: (origin, kind, safe destinations,
-        safe destinations carrying the Goal), in the same order.
+    def _safe_battle_dests(
+        self, side: int, dests: Iterable[tuple[int, int, int, int]] | None = None
+    ) -> Iterator[tuple[int, int, int, int]]:
+        """_battle_dests (or `dests`, as it gives them) keeping only the safe moves: (origin,
+        kind, safe destinations, safe destinations carrying the Goal), in the same order.
 
         Under the flat game's safety, one attack map (_attack_map) judges most of a
         warrior's moves at once: once it has left its origin, a warrior entering a triangle
@@ -977,7 +989,7 @@ class Position:
         att0 = read0 = 0
         if quick:
             att0, read0 = self._attack_map(side, g, own, foes, dblk, held)
-        for o, kind, d, carry in self._battle_dests(side):
+        for o, kind, d, carry in self._battle_dests(side) if dests is None else dests:
             ok = 0
             if quick and kind != BLOCKADER:
                 ob = 1 << o
