@@ -149,17 +149,25 @@ _BYE_OUTCOME = {
 }
 
 
-def game_result_counted(*, game: Game) -> tuple[str, bool]:
+def game_result_counted(
+    *,
+    game: Game,
+    tournament: Tournament | None = None,
+    effects: dict[tuple[int, int], tuple[PenaltyEffect, ...]] | None = None,
+) -> tuple[str, bool]:
     """(the result that counts for the standings, whether a penalty of Art. 12.4 d, e, f
     marks it, shown with *): a battle declared lost decides the game, pending or not; a
-    result awaiting its second person's confirmation does not count yet."""
+    result awaiting its second person's confirmation does not count yet. A list of games
+    passes its `tournament` and the tournament's `penalty_effects` once for all."""
     result = game.result
     if game.kind != Game.Kind.GAME or game.second_id is None:
         return result, False
-    tournament = game.round.tournament
+    if tournament is None:
+        tournament = game.round.tournament
     if tournament.result_confirmation and game.result_confirmed_at is None:
         result = ""
-    effects = penalty_effects(tournament=tournament, game=game)
+    if effects is None:
+        effects = penalty_effects(tournament=tournament, game=game)
     mine, theirs = (
         effects.get((game.pk, game.first_id), ()),
         effects.get((game.pk, game.second_id), ()),

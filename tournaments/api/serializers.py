@@ -22,7 +22,7 @@ from tournaments.models import (
     Round,
     Tournament,
 )
-from tournaments.selectors import game_result_counted, game_spindle
+from tournaments.selectors import game_result_counted, game_spindle, penalty_effects
 from tournaments.services import SETTINGS
 
 User = get_user_model()
@@ -106,10 +106,17 @@ class GameSerializer(serializers.ModelSerializer):
     )
 
     def _counted(self, game: Game) -> tuple[str, bool]:
-        # Read once for both fields (one serializer serves every game of a list).
+        # Read once for both fields, and the tournament's penalties once for every game of
+        # a list (one child serializer serves them all): no query per game.
         cache: dict[int, tuple[str, bool]] = self.__dict__.setdefault("_counted_cache", {})
         if game.pk not in cache:
-            cache[game.pk] = game_result_counted(game=game)
+            events: dict[int, Any] = self.__dict__.setdefault("_tournament_effects", {})
+            tid = game.round.tournament_id
+            if tid not in events:
+                tournament = Tournament.objects.get(pk=tid)
+                events[tid] = (tournament, penalty_effects(tournament=tournament))
+            tournament, effects = events[tid]
+            cache[game.pk] = game_result_counted(game=game, tournament=tournament, effects=effects)
         return cache[game.pk]
 
     def get_result_counted(self, game: Game) -> str:
