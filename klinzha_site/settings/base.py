@@ -211,6 +211,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Several fields name a colour (the first placer's, the clock that ran): one enum.
+    "ENUM_NAME_OVERRIDES": {"ColourEnum": "tournaments.models.Colour"},
 }
 
 # The audit trail's keyed hashes (HMAC-SHA256): a key of its own, never SECRET_KEY. New
