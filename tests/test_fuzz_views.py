@@ -389,6 +389,7 @@ TARGETED = [
 ]
 
 
+@pytest.mark.slow  # about a minute and a half: out of `make test-fast`
 @pytest.mark.parametrize(("route", "template", "fields"), FORMS, ids=[f[0] for f in FORMS])
 def test_every_field_of_every_form_with_every_probe(world, route, template, fields) -> None:
     base = baseline(world)
