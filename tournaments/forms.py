@@ -87,7 +87,7 @@ class EntrantForm(forms.Form):
     )
     name = forms.CharField(max_length=120, required=False, label=_("or a new player's name"))
     club = forms.ModelChoiceField(queryset=Club.objects.all(), required=False, label=_("club"))
-    rating = forms.IntegerField(min_value=0, required=False, label=_("rating"))
+    rating = forms.IntegerField(min_value=0, max_value=9999, required=False, label=_("rating"))
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

@@ -38,6 +38,8 @@ class PlayerSerializer(serializers.ModelSerializer):
     class Meta:
         model = Player
         fields = ["id", "name", "club", "federation", "rating"]
+        # Four digits, as a TRF player line holds it (columns 49-52).
+        extra_kwargs = {"rating": {"min_value": 0, "max_value": 9999}}
 
 
 class AuditHeadSerializer(serializers.Serializer):

@@ -18,6 +18,9 @@ from tournaments.services.common import (
     tournament_lock,
 )
 
+# A rating has four digits: a TRF player line holds it in columns 49-52.
+RATING_MAX = 9999
+
 
 @transaction.atomic
 def club_create(*, name: str, user: Any = None, **fields: Any) -> Club:
@@ -34,6 +37,8 @@ def player_create(
 ) -> Player:
     require_official(user)
     player = Player(name=name, club=club, **fields)
+    if isinstance(player.rating, int) and not 0 <= player.rating <= RATING_MAX:
+        raise ValidationError({"rating": f"from 0 to {RATING_MAX} (four digits, as TRF holds it)"})
     player.full_clean()
     player.save()
     return player
