@@ -180,6 +180,8 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# The site's own stylesheet and icons (static/klinzha/), beside the apps' static folders.
+STATICFILES_DIRS = [BASE_DIR / "static"]
 # Outside production, whitenoise serves straight from the apps' static folders (no
 # collectstatic needed); production serves the collected, compressed files.
 WHITENOISE_USE_FINDERS = True
