@@ -139,6 +139,32 @@ def test_no_page_scrolls_sideways(site, browser_page, tmp_path):
     assert len(widths) == 2 * (len(public) + len(arbiter_pages))
 
 
+def test_forms_and_proposals_fit_a_phone(site, browser_page):
+    """The pages behind the main ones: logging in, a new tournament, a proposed round with
+    its selects of long names, the slips, and the game page with the arbiter's forms."""
+    base, public, _, (login, password) = site
+    demo = Tournament.objects.exclude(slug="wide-event").get()
+    services.round_pair(tournament=demo, publish=False)
+    page = browser_page
+    page.set_viewport_size({"width": 390, "height": 844})
+    widths = {}
+    page.goto(base + "/accounts/login/")
+    widths["login"] = page_width(page)
+    log_in(page, base, login, password)
+    for name, path in {
+        "new tournament": "/arbiter/new/",
+        "proposal": f"/arbiter/t/{demo.slug}/round/2/",
+        "slips": public["pairings"] + "?slips=1",
+        "player": public["player"],
+        "game, signed in": public["game"],
+    }.items():
+        page.goto(base + path)
+        assert page.locator("main").count() == 1, name
+        widths[name] = page_width(page)
+    assert page.locator("form[action$='/latecomers/']").is_visible()  # the arbiter's forms
+    assert all(scroll <= inner for scroll, inner in widths.values()), widths
+
+
 @pytest.mark.parametrize("table", ["standings", "crosstable"])
 def test_wide_table_scrolls_in_its_box_with_the_name_in_view(site, browser_page, table):
     base, public, _, _ = site
