@@ -20,8 +20,11 @@ XXS = "XXS WW=1.5 BW=1.5 WD=0.0 BD=0.0 WL=0.5 BL=0.5 ZPB=0.5 HPB=0.5 FPB=1.5 PAB
 COLOUR = {"F": "w", "S": "b", "-": "-"}
 
 
-def event_trf(event: Event, present: list[PairingPlayer], rounds: int) -> str:
-    """The event so far as a shifted TRF; players not in `present` sit the next round out."""
+def event_trf(
+    event: Event, present: list[PairingPlayer], rounds: int, bye: int | None = None
+) -> str:
+    """The event so far as a shifted TRF; players not in `present` (and `bye`, given the bye
+    beforehand) sit the next round out."""
     t = TrfTournament(name="Simulated Klin Zha event", rounds=rounds)
     for pid, p in event.players.items():
         games = [
@@ -32,7 +35,7 @@ def event_trf(event: Event, present: list[PairingPlayer], rounds: int) -> str:
         t.players.append(
             TrfPlayer(p.rank, f"Player {pid}", points=p.score, rank=p.rank, games=games)
         )
-    here = {p.id for p in present}
+    here = {p.id for p in present} - {bye}
     away = [str(pid) for pid in event.players if pid not in here]
     t.extra.append(XXS)
     # XXZ takes a list of start numbers; long lists are split over several lines.
@@ -47,9 +50,12 @@ class ReferenceRun:
     seconds: float  # the engine's own work: reading the TRF and pairing
 
 
-def pair_reference(event: Event, present: list[PairingPlayer], rounds: int) -> ReferenceRun:
-    """Pair the next round of `event` with py4swiss' FIDE Dutch engine (start rank = id)."""
-    text = event_trf(event, present, rounds)
+def pair_reference(
+    event: Event, present: list[PairingPlayer], rounds: int, bye: int | None = None
+) -> ReferenceRun:
+    """Pair the next round of `event` with py4swiss' FIDE Dutch engine (start rank = id); with
+    `bye`, that player has the bye and the engine pairs the others."""
+    text = event_trf(event, present, rounds, bye)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "event.trf"
         path.write_text(text, encoding="utf-8")
@@ -57,10 +63,30 @@ def pair_reference(event: Event, present: list[PairingPlayer], rounds: int) -> R
         trf = TrfParser.parse(path)
         pairs = DutchEngine.generate_pairings(trf)
         seconds = time.perf_counter() - start
-    result = RoundPairing()
+    result = RoundPairing(bye=bye)
     for pr in pairs:
         if pr.black == 0:
             result.bye = pr.white
         else:
             result.pairings.append(Pairing(pr.white, pr.black))
     return ReferenceRun(result, seconds)
+
+
+def bye_outside_lowest_group(present: list[PairingPlayer], bye: int | None) -> bool:
+    """Whether a bye breaks our rule that it goes to the lowest score group (of the players
+    without one), where FIDE C.04.3 may give it a group higher to save a floater."""
+    low = min((p.score for p in present if not p.had_bye), default=None)
+    return bye is not None and any(p.id == bye and p.score != low for p in present)
+
+
+def pair_reference_under_our_rules(
+    event: Event, present: list[PairingPlayer], rounds: int, ours: RoundPairing
+) -> ReferenceRun:
+    """The reference's pairing; when its bye breaks the lowest-group rule, the reference pairs
+    again with the bye where ours gave it (the rule is kept, as a forbidden pair would be)."""
+    run = pair_reference(event, present, rounds)
+    if bye_outside_lowest_group(present, run.result.bye):
+        again = pair_reference(event, present, rounds, ours.bye)
+        again.seconds += run.seconds
+        return again
+    return run

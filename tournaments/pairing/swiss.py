@@ -10,13 +10,14 @@ two apart) and otherwise let the higher-ranked player place first. Scores may be
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from itertools import chain, groupby
 
 from rules.points import format_points
+from tournaments.pairing.augment import pairs_complete
 from tournaments.pairing.base import Pairing, PairingPlayer, RoundPairing
+from tournaments.pairing.polish import pairs_polish
 
 # Called with (fraction done, what is being done) while a round is paired.
 Progress = Callable[[float, str], None]
@@ -168,7 +169,7 @@ def _pair_bracket(
             pairs.append((a, b))
     floats = [p for p in rest if p.id not in taken]
     if len(floats) > 1:
-        pairs, floats = _complete(pool, pairs, rules)
+        pairs, floats = pairs_complete(pool, pairs, rules.ok)
     return _improve(pairs, rules), floats
 
 
@@ -202,94 +203,50 @@ def _improve(
     return pairs
 
 
-def _complete(
-    players: list[PairingPlayer],
-    pairs: list[tuple[PairingPlayer, PairingPlayer]],
-    rules: _Rules,
-) -> tuple[list[tuple[PairingPlayer, PairingPlayer]], list[PairingPlayer]]:
-    """Grow `pairs` to a maximum set of pairs among `players` (sorted by score, then rank) by
-    augmenting paths (Edmonds), trying the highest-placed unpaired players first. An augmenting
-    path re-pairs only the few players along it, so the pairs made before mostly stand, and
-    neighbours are tried nearest in the order first, so paths stay within close scores."""
-    index = {p.id: i for i, p in enumerate(players)}
-    m = len(players)
-    mate = [-1] * m
-    for a, b in pairs:
-        mate[index[a.id]] = index[b.id]
-        mate[index[b.id]] = index[a.id]
-    for root in range(m):
-        if mate[root] == -1:
-            _augment(players, mate, root, rules)
-    out = [(players[i], players[j]) for i, j in enumerate(mate) if j > i]
-    return out, [players[i] for i in range(m) if mate[i] == -1]
+def _polish(
+    pairs: Pairs, rules: _Rules, bye: PairingPlayer | None, field: list[PairingPlayer]
+) -> tuple[Pairs, PairingPlayer | None]:
+    """The round's pairs improved around short alternating cycles (`pairs_polish`). The bye
+    takes part as a pair with nobody, which any player of the lowest score group without a
+    bye may take over: the rule stays, and the bye goes where the rest pairs best."""
+    low = min((p.score for p in field if not p.had_bye), default=None)
+    nobody = PairingPlayer(-1, len(field) + 1, low or 0.0)
+    rules.pref[nobody.id] = ("", 0)
+    if bye is not None and not bye.had_bye and bye.score == low:
+        rules.pref[bye.id] = placement_preference(bye.placements)
+        pairs = [*pairs, (bye, nobody)]
+
+    def ok(a: PairingPlayer, b: PairingPlayer) -> bool:
+        if nobody in (a, b):
+            return not (a.had_bye or b.had_bye) and a.score == b.score == low
+        return rules.ok(a, b)
+
+    def cost(a: PairingPlayer, b: PairingPlayer) -> int:
+        unequal, half_points, clash = _pair_cost(a, b, rules)
+        return _HALF_POINT * half_points + _CLASH * clash + unequal
+
+    def reach(gain: int) -> float:
+        return (gain - 1) // _HALF_POINT / 2
+
+    pairs = pairs_polish(pairs, cost, ok, lambda p: (p.score, rules.pref[p.id]), score_reach=reach)
+    given = [a if b is nobody else b for a, b in pairs if nobody in (a, b)]
+    return [ab for ab in pairs if nobody not in ab], given[0] if given else bye
 
 
-def _augment(players: list[PairingPlayer], mate: list[int], root: int, rules: _Rules) -> bool:
-    """One augmenting path from the unpaired `root` by Edmonds' blossom search; True when
-    found (`mate` then pairs one more couple)."""
-    m = len(players)
-    parent = [-1] * m
-    base = list(range(m))
-    seen = [False] * m
-    seen[root] = True
-    queue = deque([root])
+# Score differences first (FIDE C.04.3 C6), then placement (C12, C13); among those alike the
+# fewest pairs of unequal score (two half-point floats or one whole-point float cost alike).
+_HALF_POINT, _CLASH = 10**6, 10**2
 
-    def lca(a: int, b: int) -> int:
-        on_path = [False] * m
-        while True:
-            a = base[a]
-            on_path[a] = True
-            if mate[a] == -1:
-                break
-            a = parent[mate[a]]
-        while True:
-            b = base[b]
-            if on_path[b]:
-                return b
-            b = parent[mate[b]]
 
-    def mark(v: int, b: int, child: int, blossom: list[bool]) -> None:
-        while base[v] != b:
-            blossom[base[v]] = blossom[base[mate[v]]] = True
-            parent[v] = child
-            child = mate[v]
-            v = parent[mate[v]]
-
-    while queue:
-        v = queue.popleft()
-        pv = players[v]
-        for d in range(1, m):
-            for to in (v - d, v + d):
-                if to < 0 or to >= m or base[v] == base[to] or mate[v] == to:
-                    continue
-                if not rules.ok(pv, players[to]):
-                    continue
-                if to == root or (mate[to] != -1 and parent[mate[to]] != -1):
-                    b = lca(v, to)
-                    blossom = [False] * m
-                    mark(v, b, to, blossom)
-                    mark(to, b, v, blossom)
-                    for i in range(m):
-                        if blossom[base[i]]:
-                            base[i] = b
-                            if not seen[i]:
-                                seen[i] = True
-                                queue.append(i)
-                elif parent[to] == -1:
-                    parent[to] = v
-                    if mate[to] == -1:
-                        while to != -1:
-                            up = parent[to]
-                            nxt = mate[up]
-                            mate[to], mate[up] = up, to
-                            to = nxt
-                        return True
-                    seen[mate[to]] = True
-                    queue.append(mate[to])
-    return False
+def _pair_cost(a: PairingPlayer, b: PairingPlayer, rules: _Rules) -> tuple[int, int, int]:
+    """A pair's cost by the Dutch criteria in order: unequal scores (a floater), the score
+    difference in half points, the placement preference denied."""
+    half_points = round(2 * abs(a.score - b.score))
+    return (half_points > 0, half_points, rules.clash(a, b))
 
 
 Pairs = list[tuple[PairingPlayer, PairingPlayer]]
+_FLOATS = " floats down"
 # Before each bracket: how many pairs and notes were made above it, and who floats into it.
 Step = tuple[int, int, list[PairingPlayer]]
 
@@ -311,7 +268,7 @@ def _pair_groups(
             got, carry = _float_who_can_pair(got, carry, groups[i + 1], rules)
         pairs.extend(got)
         for p in carry:
-            notes.append(f"{p.label} ({format_points(p.score)}) floats down")
+            notes.append(f"{p.label} ({format_points(p.score)}){_FLOATS}")
     return pairs, carry, notes, steps
 
 
@@ -378,13 +335,13 @@ def _try_pair(
     forbid_club: bool,
     balanced: bool,
     progress: Progress | None = None,
-) -> tuple[Pairs, list[str]] | None:
+) -> tuple[Pairs, list[str], _Rules] | None:
     ordered = sorted(players, key=lambda p: (-p.score, p.rank))
     groups = [list(g) for _, g in groupby(ordered, key=lambda p: p.score)]
     rules = _Rules(ordered, forbid_club, balanced)
     pairs, left, notes, steps = _pair_groups(groups, rules, progress)
     if not left:
-        return pairs, notes
+        return pairs, notes, rules
     for strict in (True, False):
         rules.strict = strict
         relaxed = "" if strict else ", two players who both must place first or second meet"
@@ -399,14 +356,14 @@ def _try_pair(
             got = _pair_region(region, rules)
             if got is not None:
                 note = f"the lowest {len(groups) - k} score groups were paired together{relaxed}"
-                return pairs[:done] + got, [*notes[:noted], note]
+                return pairs[:done] + got, [*notes[:noted], note], rules
         # Too many players down there for an exact matching: re-pair along augmenting paths
         # over the whole field, nearest scores first, changing a few pairs above.
-        repaired, left = _complete(ordered, pairs, rules)
+        repaired, left = pairs_complete(ordered, pairs, rules.ok)
         if not left:
             note = "the lowest score group could not be paired: a few pairs above were changed"
             note += relaxed
-            return repaired, [*notes, note]
+            return repaired, [*notes, note], rules
     return None
 
 
@@ -447,7 +404,9 @@ def pair_swiss(
         got = _try_pair(rest, forbid_same_club, balanced, progress)
         if got is None:
             continue
-        pairs, notes = got
+        pairs, notes, rules = got
+        chosen = bye
+        pairs, bye = _polish(pairs, rules, bye, field)
         if bye is not None:
             result.bye = bye.id
             why = "lowest score group, lowest ranked player without a bye"
@@ -455,6 +414,11 @@ def pair_swiss(
                 why = (
                     "lowest score group; a bye to a lower-ranked player would leave the rest "
                     "of the group unable to pair among itself"
+                )
+            if bye is not chosen:
+                why = (
+                    "lowest score group; with this bye the rest pair with the smallest score "
+                    "differences and the fewest denied placement preferences"
                 )
             if bye.had_bye:
                 result.warnings.append(f"{bye.label} gets a second pairing-allocated bye")
@@ -464,7 +428,15 @@ def pair_swiss(
         for s in scores:
             members = [p.id for p in rest if p.score == s]
             result.explanation.append(f"score group {format_points(s)}: {len(members)} players")
-        result.explanation.extend(notes)
+        # Who floats is said from the pairs as polished, not as the brackets first left them.
+        result.explanation.extend(n for n in notes if not n.endswith(_FLOATS))
+        for a, b in sorted(pairs, key=lambda ab: -max(ab[0].score, ab[1].score)):
+            if a.score != b.score:
+                hi, lo = (a, b) if a.score > b.score else (b, a)
+                result.explanation.append(
+                    f"{hi.label} ({format_points(hi.score)}){_FLOATS} to meet {lo.label} "
+                    f"({format_points(lo.score)})"
+                )
         pairs.sort(key=lambda ab: (-max(ab[0].score, ab[1].score), min(ab[0].rank, ab[1].rank)))
         result.pairings = [_order(real[a.id], real[b.id], balanced) for a, b in pairs]
         result.warnings.extend(pairing_check(field, result.pairings, result.bye))
