@@ -351,16 +351,15 @@ class KintaPosition(Position):
     def _combat(self, side: int, move: Move) -> CombatResult | None:
         """The combat `move` fights, from the recorded casts (None without any); the notes
         are used up."""
-        result: CombatResult | None = None
-        pair = self.combatants(side, move)
-        if pair is not None and self.notes:
-            if self.resolved is not None and self.resolved[0] == move:
-                result = self.resolved[1]
-            else:
-                result = resolve_combat(pair[0], pair[1], self.notes)
+        notes, resolved = self.notes, self.resolved
         self.notes = None
         self.resolved = None
-        return result
+        if not notes:
+            return None
+        if resolved is not None and resolved[0] == move:
+            return resolved[1]  # check_battle_move fought it already
+        pair = self.combatants(side, move)
+        return None if pair is None else resolve_combat(pair[0], pair[1], notes)
 
 
 # --- the scorecard as text ------------------------------------------------------------------

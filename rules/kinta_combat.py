@@ -26,6 +26,9 @@ MOVER: Final = 0
 DEFENDER: Final = 1
 
 _CAST_RE: Final = re.compile(r"\[%cast\b([^\]]*)\]")
+# The body of a well-formed note: rounds of one- or two-digit casts, none empty.
+_ROUND_PATTERN: Final = r"[ \t]*[0-9]{1,2}(?:[ \t,]+[0-9]{1,2})*[ \t,]*"
+_CASTS_RE: Final = re.compile(rf"{_ROUND_PATTERN}(?:;{_ROUND_PATTERN})*")
 
 
 # --- Appendix D: the combat itself ----------------------------------------------------------
@@ -101,7 +104,9 @@ class CombatResult:
 
 def base_damage(x: int, y: int, striker_id: int, victim_id: int) -> tuple[int, str]:
     """(base damage, clause) of two selected spindles, D.1.10 and the special damages D.2."""
-    if striker_id != victim_id and {x, y} == {striker_id, victim_id}:
+    if striker_id != victim_id and (
+        (x == striker_id and y == victim_id) or (x == victim_id and y == striker_id)
+    ):
         return 20, "D.2.1"
     if x == y == striker_id:
         return 16, "D.2.2"
@@ -115,6 +120,16 @@ def base_damage(x: int, y: int, striker_id: int, victim_id: int) -> tuple[int, s
     return x + y, "D.1.10"
 
 
+# base_damage of every pair of spindle faces, striker ID and victim ID, looked up by combats.
+_BASE: Final = {
+    (x, y, s, v): base_damage(x, y, s, v)
+    for x in SPINDLE_FACES
+    for y in SPINDLE_FACES
+    for s in SPINDLE_FACES
+    for v in SPINDLE_FACES
+}
+
+
 def select_damage(
     spindles: tuple[int, int, int], striker_id: int, victim_id: int
 ) -> tuple[tuple[int, int], int, str]:
@@ -124,9 +139,11 @@ def select_damage(
     first of (its two), (first, defender's), (second, defender's).
     """
     a1, a2, d = spindles
+    table = _BASE
     best: tuple[tuple[int, int], int, str] | None = None
     for pair in ((a1, a2), (a1, d), (a2, d)):
-        base, rule = base_damage(pair[0], pair[1], striker_id, victim_id)
+        found = table.get((pair[0], pair[1], striker_id, victim_id))
+        base, rule = found if found is not None else base_damage(*pair, striker_id, victim_id)
         if best is None or base > best[1]:
             best = (pair, base, rule)
     assert best is not None
@@ -142,14 +159,10 @@ def _fight_round(
 ) -> CombatRound:
     """Play one round on `strengths` (changed in place) with spindles taken from `draw`."""
     other = 1 - caster
-    casts: list[int] = []
-
-    def cast() -> int:
-        v = draw()
-        casts.append(v)
-        return v
-
-    a1, a2, d = cast(), cast(), cast()
+    a1 = draw()
+    a2 = draw()
+    d = draw()
+    casts = [a1, a2, d]
     triples: list[int] = []
     while a1 == a2 == d:
         triples.append(d)
@@ -158,7 +171,10 @@ def _fight_round(
             return CombatRound(
                 tuple(casts), caster, tuple(triples), caster, (), 0, "D.1.8", 0, _pair(strengths)
             )
-        a1, a2 = cast(), cast()
+        a1 = draw()
+        casts.append(a1)
+        a2 = draw()
+        casts.append(a2)
     # D.1.6/D.1.7: only a defender's spindle above both of the attacker's takes the attack.
     striker = other if d > max(a1, a2) else caster
     victim = 1 - striker
@@ -261,6 +277,9 @@ def format_casts(casts: Sequence[Sequence[int]]) -> str:
 
 def parse_casts(text: str) -> tuple[tuple[int, ...], ...]:
     """The rounds of casts in the body of a `[%cast …]` note; IllegalMoveError if unreadable."""
+    if _CASTS_RE.fullmatch(text):
+        # As the writer writes them: read at once (the loop below names what is wrong).
+        return tuple(tuple(map(int, part.replace(",", " ").split())) for part in text.split(";"))
     rounds = []
     for n, part in enumerate(text.split(";"), start=1):
         values = []

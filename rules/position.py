@@ -947,6 +947,10 @@ class Position:
     def _any_safe(self, side: int, dests: Iterable[tuple[int, int, int, int]]) -> bool:
         """Whether one of the battle moves `dests` (as _battle_dests gives them) is safe."""
         if self._plain_safety and not self.rules.ablative:
+            dests = list(dests)
+            # First the moves the maps judge at once, then (none safe) the others one by one.
+            if any(d for _o, _k, d, _c in self._safe_battle_dests(side, dests, exact=False)):
+                return True
             return any(d or carry for _o, _k, d, carry in self._safe_battle_dests(side, dests))
         safe = self.is_battle_move_safe
         g = self._goal_to_capture(side)
@@ -964,7 +968,10 @@ class Position:
         return False
 
     def _safe_battle_dests(
-        self, side: int, dests: Iterable[tuple[int, int, int, int]] | None = None
+        self,
+        side: int,
+        dests: Iterable[tuple[int, int, int, int]] | None = None,
+        exact: bool = True,
     ) -> Iterator[tuple[int, int, int, int]]:
         """_battle_dests (or `dests`, as it gives them) keeping only the safe moves: (origin,
         kind, safe destinations, safe destinations carrying the Goal), in the same order.
@@ -975,6 +982,7 @@ class Position:
         is safe, and with some left only a move into a triangle the map read, or onto the
         one attacker, may be. A carried Goal is judged move by move, and so is a Blockader
         (its zone moves), unless no attacker reaches the Goal even without the Blockader.
+        Not `exact`: the moves judged one by one are left out (some safe moves may be too).
         """
         safe = self.is_battle_move_safe
         g = self.goal[side]
@@ -1019,6 +1027,9 @@ class Position:
                 slow = 0
             else:
                 slow = d
+            if not exact:
+                yield o, kind, ok, 0
+                continue
             if slow:
                 for t in iter_bits(slow):
                     if safe(side, o, t, kind, False):

@@ -126,6 +126,46 @@ class TriLevelPosition(Position):
         return d
 
     # --- safety -------------------------------------------------------------------------------
+    # _attack_map below keeps in step with _jeopardy, so moves are judged from attack maps.
+    _plain_safety: ClassVar[bool] = True
+
+    def _attack_map(
+        self, side: int, g: int, own: int, foes: int, dblk: int, held: bool
+    ) -> tuple[int, int]:
+        """_jeopardy as a map (see Position._attack_map): each attacker with an open path,
+        and every cell of the paths looked at (with the zone around the Goal for a
+        Blockader)."""
+        a = 1 - side
+        dzoc = ZOC[dblk] if dblk >= 0 else 0
+        if CBIT[g] & dzoc:
+            return 0, 0
+        blocked = own | foes | dzoc
+        sq = self.sq
+        power = self.rules.power_vanguards
+        att = read = 0
+        for o in iter_bits(foes):
+            kind = sq[o] & 7
+            if kind == FLIER:
+                if FLY_FLAT[o] & CBIT[g]:
+                    att |= CBIT[o]
+                continue
+            if kind == BLOCKADER and held:
+                continue
+            entry = paths(kind, o, power).get(g)
+            if entry is None:
+                continue
+            for m in entry[1]:
+                read |= m
+            if all(m & blocked for m in entry[1]):
+                continue
+            if kind == BLOCKADER:
+                ag = self.goal[a]
+                read |= ZOC[g]
+                if ZOC[g] & (own | dzoc | (CBIT[ag] if ag >= 0 else 0)):
+                    continue
+            att |= CBIT[o]
+        return att, read
+
     def _jeopardy(
         self, side: int, g: int, own: int, foes: int, keep: int, dblk: int, held: bool, holes: int
     ) -> bool:
