@@ -82,8 +82,12 @@ def bye_outside_lowest_group(present: list[PairingPlayer], bye: int | None) -> b
 def pair_reference_under_our_rules(
     event: Event, present: list[PairingPlayer], rounds: int, ours: RoundPairing
 ) -> ReferenceRun:
-    """The reference's pairing; when its bye breaks the lowest-group rule, the reference pairs
-    again with the bye where ours gave it (the rule is kept, as a forbidden pair would be)."""
+    """The reference's pairing under our hard rules: told the event has a round more, so that
+    its last-round exception for topscorers (FIDE C.04.3 A.7: absolute colour preferences
+    set aside) never applies, since our placement limits have none; when its bye breaks the
+    lowest-group rule, it pairs again with the bye where ours gave it (the rule is kept, as a
+    forbidden pair would be)."""
+    rounds += 1
     run = pair_reference(event, present, rounds)
     if bye_outside_lowest_group(present, run.result.bye):
         again = pair_reference(event, present, rounds, ours.bye)

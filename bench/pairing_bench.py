@@ -1,7 +1,9 @@
-"""Swiss pairing speed and memory: rounds 2, 5 and 9 of simulated events of 100, 500, 1,000
-and 5,000 players, each round also paired by the FIDE Dutch reference (issue 4's benchmark).
+"""Swiss pairing speed and memory: rounds 2, 5 and 9 of simulated events of 100, 500, 1,000,
+5,000 and 10,000 players, each round up to 1,000 players also paired by the FIDE Dutch
+reference (issue 4's benchmark); after each field, its slowest round of all nine (issue 16
+asks for a round of 10,000 players in under 10 s).
 
-    python bench/pairing_bench.py [--players 100 500 1000 5000] [--reference-max 1000]
+    python bench/pairing_bench.py [--players 100 500 1000 5000 10000] [--reference-max 1000]
 
 The reference is py4swiss 0.3.1, a Python port of bbpPairings that uses bbpPairings' C++
 matching; bbpPairings itself (FIDE Dutch mode) takes about 8 s for 500 players and 25-40 s
@@ -29,11 +31,13 @@ MEASURED = (2, 5, 9)
 
 def bench(n: int, reference: bool, seed: int = 1) -> None:
     event = Event(n, seed=seed)
+    slowest = (0.0, 0)
     for rnd in range(1, ROUNDS + 1):
         present = event.present()
         start = time.perf_counter()
         ours = pair_swiss(present, round_number=rnd)
         secs = time.perf_counter() - start
+        slowest = max(slowest, (secs, rnd))
         if rnd in MEASURED:
             # A second run under tracemalloc, so that its overhead stays out of the time.
             tracemalloc.start()
@@ -56,11 +60,12 @@ def bench(n: int, reference: bool, seed: int = 1) -> None:
                 )
             print(" ".join(cells), flush=True)
         event.play(ours)
+    print(f"{n:>7} players: slowest round {slowest[1]}, {slowest[0]:.2f} s", flush=True)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--players", type=int, nargs="+", default=[100, 500, 1000, 5000])
+    ap.add_argument("--players", type=int, nargs="+", default=[100, 500, 1000, 5000, 10000])
     ap.add_argument("--reference-max", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()

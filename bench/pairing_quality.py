@@ -5,7 +5,10 @@ positions of simulated events: floaters, score differences, placement preference
 
 Each round is paired by both engines from the same position (interleaved, so machine noise
 hits both alike); the event then goes on with our pairing. Results are random with 10% draws
-(-1/2 each) and 5% absences a round.
+(-1/2 each) and 5% absences a round. The reference is held to our rule that the bye goes to
+the lowest score group: where its own bye is a group higher, it pairs again with ours.
+The last lines say, for each criterion, whether our total is at most the reference's
+("denied" is every placement preference denied; "pref" strong or absolute ones).
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.dutch_reference import pair_reference  # noqa: E402
+from bench.dutch_reference import pair_reference_under_our_rules  # noqa: E402
 from tournaments.pairing import pair_swiss  # noqa: E402
 from tournaments.pairing.simulate import Event, Quality, round_quality  # noqa: E402
 
@@ -44,7 +47,7 @@ def add(total: Quality, q: Quality) -> None:
     total.hard += q.hard
 
 
-def compare(n: int, rounds: int, ref_rounds: set[int] | None, seed: int = 1) -> None:
+def compare(n: int, rounds: int, ref_rounds: set[int] | None, seed: int = 1) -> dict[str, Quality]:
     event = Event(n, seed=seed)
     totals = {"ours": Quality(), "reference": Quality()}
     secs = {"ours": 0.0, "reference": 0.0}
@@ -55,7 +58,7 @@ def compare(n: int, rounds: int, ref_rounds: set[int] | None, seed: int = 1) -> 
         ours_secs = time.perf_counter() - start
         q = round_quality(present, ours)
         if ref_rounds is None or rnd in ref_rounds:
-            ref = pair_reference(event, present, rounds)
+            ref = pair_reference_under_our_rules(event, present, rounds, ours)
             rq = round_quality(present, ref.result)
             print(row(n, rnd, "ours", q, ours_secs))
             print(row(n, rnd, "reference", rq, ref.seconds), flush=True)
@@ -66,6 +69,22 @@ def compare(n: int, rounds: int, ref_rounds: set[int] | None, seed: int = 1) -> 
         event.play(ours)
     for engine, total in totals.items():
         print(row(n, "all", engine, total, secs[engine]))
+    return totals
+
+
+def verdict(ours: Quality, ref: Quality) -> str:
+    """Each criterion: our total, the reference's, and whether ours is at most theirs."""
+    cells = []
+    for name, mine, theirs in (
+        ("floaters", ours.floaters, ref.floaters),
+        ("score diff", ours.score_diff, ref.score_diff),
+        ("denied", ours.absolute + ours.strong + ours.mild, ref.absolute + ref.strong + ref.mild),
+        ("pref", ours.absolute + ours.strong, ref.absolute + ref.strong),
+        ("mild", ours.mild, ref.mild),
+        ("hard", ours.hard, ref.hard),
+    ):
+        cells.append(f"{name} {mine:g}/{theirs:g} {'ok' if mine <= theirs else 'MORE'}")
+    return "; ".join(cells)
 
 
 def main() -> None:
@@ -78,8 +97,15 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     print(HEAD)
+    everything = {"ours": Quality(), "reference": Quality()}
     for n in args.players:
-        compare(n, args.rounds, set(args.ref_rounds) if args.ref_rounds else None, args.seed)
+        totals = compare(
+            n, args.rounds, set(args.ref_rounds) if args.ref_rounds else None, args.seed
+        )
+        print(f"{n:>7} players, ours/reference: {verdict(totals['ours'], totals['reference'])}")
+        add(everything["ours"], totals["ours"])
+        add(everything["reference"], totals["reference"])
+    print(f"all events, ours/reference: {verdict(everything['ours'], everything['reference'])}")
 
 
 if __name__ == "__main__":
