@@ -4,6 +4,7 @@ stylesheet from our static files on every page."""
 from __future__ import annotations
 
 from datetime import date
+from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -60,3 +61,15 @@ def test_every_page_loads_our_stylesheet_and_htmx_and_no_inline_style(client, ev
     assert '/static/klinzha/site.css"' in page
     assert '/static/django_htmx/htmx-2.min.js"' in page
     assert "<style" not in page and "//cdn" not in page and "unpkg" not in page
+
+
+def test_htmx_is_loaded_once_by_the_base_template():
+    """A second copy of htmx would process every hx- attribute twice (two polls, two posts)."""
+    templates = Path(__file__).resolve().parents[2] / "templates"
+    loading = [
+        p.relative_to(templates).as_posix()
+        for p in templates.rglob("*.html")
+        if "htmx_script" in p.read_text(encoding="utf-8")
+        or "htmx-2" in p.read_text(encoding="utf-8")
+    ]
+    assert loading == ["base.html"]
