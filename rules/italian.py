@@ -336,7 +336,9 @@ class ItalianPosition(Position):
 
     def is_battle_move_safe(self, side: int, o: int, t: int, kind: int, carry: bool) -> bool:
         # Trapped warriors and the carrier's crossing: only the next position tells.
-        return self._safe_by_playing(side, Move(o, t, kind, carry))
+        if self.rules.ablative:
+            return self._safe_by_playing(side, Move(o, t, kind, carry))
+        return self._safe_in_place(side, o, t, kind, carry)
 
     def has_safe_move(self) -> bool:
         # A setup that leaves the Goal open is placed again (reminder 4), never a deadlock.

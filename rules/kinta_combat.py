@@ -296,6 +296,8 @@ def parse_casts(text: str) -> tuple[tuple[int, ...], ...]:
 
 def parse_cast_notes(comments: Sequence[str]) -> tuple[tuple[int, ...], ...]:
     """The casts recorded in a ply's comments (empty when none)."""
+    if not comments:
+        return ()
     found = [m for c in comments for m in _CAST_RE.finditer(c)]
     if not found:
         if any("%cast" in c for c in comments):

@@ -921,6 +921,44 @@ class Position:
             return True
         return not self._after(side, move).is_in_jeopardy(side)
 
+    def _safe_in_place(self, side: int, o: int, t: int, kind: int, carry: bool) -> bool:
+        """_safe_by_playing for a variant whose jeopardy test reads nothing but the warriors,
+        the Blockaders and the Goals (no ablation): the move is made on this position and
+        taken back, instead of played on a copy."""
+        enemy = 1 - side
+        if t == self.goal[enemy]:
+            return True
+        sq, occ, blk, goal = self.sq, self.occ, self.blk, self.goal
+        own_kinds, foe_kinds = self.kbb[side], self.kbb[enemy]
+        code, victim = sq[o], sq[t]
+        if victim & 7 == BLOCKADER:
+            return self._safe_by_playing(side, Move(o, t, kind, carry))  # its zone goes too
+        both = (1 << o) | (1 << t)
+        saved_blk, saved_goal = blk[side], goal[side]
+        sq[o] = 0
+        sq[t] = code
+        occ[side] ^= both
+        own_kinds[kind] ^= both
+        if victim:
+            occ[enemy] ^= 1 << t
+            foe_kinds[victim & 7] ^= 1 << t
+        if kind == BLOCKADER:
+            blk[side] = t
+        if carry:
+            goal[side] = t
+        try:
+            return not self.is_in_jeopardy(side)
+        finally:
+            sq[o] = code
+            sq[t] = victim
+            occ[side] ^= both
+            own_kinds[kind] ^= both
+            if victim:
+                occ[enemy] ^= 1 << t
+                foe_kinds[victim & 7] ^= 1 << t
+            blk[side] = saved_blk
+            goal[side] = saved_goal
+
     def is_safe(self, move: Move) -> bool:
         """Whether a legal move captures the enemy Goal or leaves the own Goal out of jeopardy."""
         side, what = self.stage()
@@ -947,11 +985,28 @@ class Position:
     def _any_safe(self, side: int, dests: Iterable[tuple[int, int, int, int]]) -> bool:
         """Whether one of the battle moves `dests` (as _battle_dests gives them) is safe."""
         if self._plain_safety and not self.rules.ablative:
-            dests = list(dests)
-            # First the moves the maps judge at once, then (none safe) the others one by one.
-            if any(d for _o, _k, d, _c in self._safe_battle_dests(side, dests, exact=False)):
-                return True
-            return any(d or carry for _o, _k, d, carry in self._safe_battle_dests(side, dests))
+            # First the moves the maps judge at once, warrior by warrior (most often the first
+            # has one), then (none safe) the others one by one, carrying the Goal away first.
+            taken: list[tuple[int, int, int, int]] = []
+
+            def take() -> Iterator[tuple[int, int, int, int]]:
+                for item in dests:
+                    taken.append(item)
+                    yield item
+
+            rest = []
+            for o, kind, ok, slow in self._safe_battle_dests(side, take(), exact=False):
+                if ok:
+                    return True
+                rest.append((o, kind, slow))
+            safe = self.is_battle_move_safe
+            for o, kind, _d, carry in taken:
+                for t in iter_bits(carry):
+                    if safe(side, o, t, kind, True):
+                        return True
+            return any(
+                safe(side, o, t, kind, False) for o, kind, slow in rest for t in iter_bits(slow)
+            )
         safe = self.is_battle_move_safe
         g = self._goal_to_capture(side)
         target = 1 << g if g >= 0 else 0
@@ -982,7 +1037,8 @@ class Position:
         is safe, and with some left only a move into a triangle the map read, or onto the
         one attacker, may be. A carried Goal is judged move by move, and so is a Blockader
         (its zone moves), unless no attacker reaches the Goal even without the Blockader.
-        Not `exact`: the moves judged one by one are left out (some safe moves may be too).
+        Not `exact`: (origin, kind, the destinations found safe at once, those still to
+        judge one by one), carrying aside.
         """
         safe = self.is_battle_move_safe
         g = self.goal[side]
@@ -1028,7 +1084,7 @@ class Position:
             else:
                 slow = d
             if not exact:
-                yield o, kind, ok, 0
+                yield o, kind, ok, slow
                 continue
             if slow:
                 for t in iter_bits(slow):

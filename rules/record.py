@@ -237,7 +237,17 @@ def _read_lines(movetext: str, notation: Notation, seen: dict[str, Ply]) -> list
         if not line:
             continue
         clock = None
+        comments: tuple[str, ...] = ()
         brace = line.find("{")
+        if brace >= 0 and line.endswith("]}"):
+            # A clock reading then notes (Kinta's casts), each in braces of its own.
+            notes = line.find("]} {", brace)
+            if notes >= 0:
+                bodies = line[notes + 4 : -1].split("} {")
+                if any("{" in b or "}" in b or "%clk" in b or not b for b in bodies):
+                    return None
+                comments = tuple(bodies)
+                line = line[: notes + 2]
         if brace >= 0:
             tail = line[brace:]
             inner = tail[7:-2].strip()
@@ -263,7 +273,7 @@ def _read_lines(movetext: str, notation: Notation, seen: dict[str, Ply]) -> list
             except NotationError:
                 return None
             seen[line] = ply
-        plies.append(RecordPly(ply, line, clock))
+        plies.append(RecordPly(ply, line, clock, comments))
     return plies
 
 
