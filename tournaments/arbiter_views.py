@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from klinzha_site.parsing import SMALL_MAX, ascii_int, ascii_int_or_none
-from tournaments import selectors, services
+from tournaments import pairing_selectors, selectors, services
 from tournaments.audit import audit_verify
 from tournaments.forms import (
     AccountForm,
@@ -222,7 +222,7 @@ def pair(request: HttpRequest, t: Tournament) -> HttpResponse:
 def pairing_job(request: HttpRequest, t: Tournament, job_id: int) -> HttpResponse:
     """A pairing running in a worker: its progress, polled; the round once it is done."""
     job = get_object_or_404(PairingJob, pk=job_id, tournament=t)
-    state = selectors.pairing_job_state(job=job)
+    state = pairing_selectors.pairing_job_state(job=job)
     if job.status == PairingJob.Status.DONE:
         url = round_url(t, job.round_number)
         if request.htmx:  # type: ignore[attr-defined]

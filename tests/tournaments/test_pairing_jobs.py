@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from rest_framework.test import APIClient
 
-from tournaments import selectors, services
+from tournaments import pairing_selectors, services
 from tournaments.models import PairingJob, Round, Tournament
 from tournaments.pairing import PairingPlayer, pair_swiss
 
@@ -93,7 +93,7 @@ def test_a_failed_pairing_says_why_and_stores_nothing(worker):
     assert wait_for(lambda: PairingJob.objects.get(pk=job.pk).status == "failed", 60)
     job.refresh_from_db()
     assert "arbiters" in job.message and not t.rounds.exists()
-    state = selectors.pairing_job_state(job=job)
+    state = pairing_selectors.pairing_job_state(job=job)
     assert state["status"] == "failed"
 
 

@@ -17,7 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from klinzha_site.parsing import ascii_int_or_none
-from tournaments import selectors, services
+from tournaments import pairing_selectors, selectors, services
 from tournaments.api.serializers import (
     AccountSerializer,
     AuditSerializer,
@@ -296,7 +296,9 @@ class TournamentViewSet(viewsets.ModelViewSet):
         data.is_valid(raise_exception=True)
         if data.validated_data["background"]:
             job = services.pairing_job_create(tournament=t, user=request.user)
-            return Response(selectors.pairing_job_state(job=job), status=status.HTTP_202_ACCEPTED)
+            return Response(
+                pairing_selectors.pairing_job_state(job=job), status=status.HTTP_202_ACCEPTED
+            )
         rnd = services.round_pair(
             tournament=t,
             user=request.user,
@@ -314,7 +316,7 @@ class TournamentViewSet(viewsets.ModelViewSet):
         if not user_can_arbitrate(user=request.user, tournament=t):
             raise PermissionDenied("only this tournament's arbiters follow its pairings")
         job = get_object_or_404(PairingJob, pk=int(job_id), tournament=t)
-        return Response(selectors.pairing_job_state(job=job))
+        return Response(pairing_selectors.pairing_job_state(job=job))
 
     def _round(self, t: Tournament, number: int) -> Round:
         rnd = Round.objects.filter(tournament=t, number=number).first()

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from klinzha_site.tasking import task_send
 from tournaments.models import PairingJob, Tournament
-from tournaments.selectors import pairing_progress_key
+from tournaments.pairing_selectors import pairing_progress_key
 from tournaments.services.common import (
     acting_account,
     next_round_number,

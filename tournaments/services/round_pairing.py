@@ -20,11 +20,11 @@ from tournaments.pairing import (
     knockout_next_round,
     pair_swiss,
 )
+from tournaments.pairing_selectors import pairing_players
 from tournaments.scoring import PenaltyEffect
 from tournaments.selectors import (
     ROUND_ROBINS,
     declared_result,
-    pairing_players,
     penalty_effects,
     round_robin_table,
 )

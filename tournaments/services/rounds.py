@@ -22,7 +22,8 @@ from tournaments.pairing import (
     spindle_choice_default,
     spindle_seed_new,
 )
-from tournaments.selectors import game_spindle, pairing_players
+from tournaments.pairing_selectors import pairing_players
+from tournaments.selectors import game_spindle
 from tournaments.services.common import (
     next_round_check,
     next_round_number,

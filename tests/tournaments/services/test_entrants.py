@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from tests.tournaments.services.factories import event_make, round_make
-from tournaments import selectors, services
+from tournaments import pairing_selectors, services
 from tournaments.models import AuditEntry, ByeRequest, Player, Registration, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -152,7 +152,7 @@ def test_reinstating_makes_the_player_active_and_paired_again(officials, event, 
     round_make(t, [(a, b), (c, d)])
     reg = Registration.objects.get(tournament=t, player=d)
     services.registration_withdraw(registration=reg, expelled=expelled)
-    players, _ = selectors.pairing_players(tournament=t, round_number=2)
+    players, _ = pairing_selectors.pairing_players(tournament=t, round_number=2)
     assert d.pk not in {p.id for p in players}
     before = version(t)
     back = services.registration_reinstate(registration=reg)
@@ -160,7 +160,7 @@ def test_reinstating_makes_the_player_active_and_paired_again(officials, event, 
     reg.refresh_from_db()
     assert (reg.status, reg.last_round) == ("active", None)
     assert version(t) == before + 1
-    players, _ = selectors.pairing_players(tournament=t, round_number=2)
+    players, _ = pairing_selectors.pairing_players(tournament=t, round_number=2)
     assert d.pk in {p.id for p in players}
 
 
@@ -174,13 +174,13 @@ def test_a_requested_bye_takes_the_player_out_of_the_pairing(officials, event):
     assert (bye.registration_id, bye.round_number) == (reg.pk, 1)
     again = services.bye_request_create(registration=reg, round_number=1, user=officials.arbiter)
     assert again.pk == bye.pk and ByeRequest.objects.count() == 1
-    players, requested = selectors.pairing_players(tournament=t, round_number=1)
+    players, requested = pairing_selectors.pairing_players(tournament=t, round_number=1)
     assert requested == [d.pk] and d.pk not in {p.id for p in players}
     rnd = services.round_pair(tournament=t)
     byes = rnd.games.filter(kind="requested_bye")
     assert [g.first_id for g in byes] == [d.pk]
     # The request was for round 1 only.
-    players, requested = selectors.pairing_players(tournament=t, round_number=2)
+    players, requested = pairing_selectors.pairing_players(tournament=t, round_number=2)
     assert requested == [] and d.pk in {p.id for p in players}
 
 

@@ -10,7 +10,7 @@ from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from tests.tournaments.services.factories import round_make
-from tournaments import selectors, services
+from tournaments import pairing_selectors, services
 from tournaments.models import PairingJob, Round
 from tournaments.services import pairing_jobs
 
@@ -105,9 +105,9 @@ def test_running_a_job_proposes_the_round(officials, event, sent):
     assert (rnd.number, rnd.status) == (1, Round.Status.DRAFT)
     # Balanced placement, start ranks 1-4: the top half meets the bottom half.
     assert sorted(rnd.games.values_list("first_id", "second_id")) == [(a.pk, c.pk), (b.pk, d.pk)]
-    fraction, what = cache.get(selectors.pairing_progress_key(job.pk))
+    fraction, what = cache.get(pairing_selectors.pairing_progress_key(job.pk))
     assert 0 <= fraction < 1 and "score group" in what
-    state = selectors.pairing_job_state(job=done)
+    state = pairing_selectors.pairing_job_state(job=done)
     assert (state["status"], state["progress"], state["round"]) == ("done", 100, 1)
 
 

@@ -12,7 +12,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from games.models import ClockAdjustment
 from tests.tournaments.services.factories import event_make, round_make
-from tournaments import selectors, services
+from tournaments import pairing_selectors, selectors, services
 from tournaments.models import AuditEntry, Game, Penalty, Registration, Tournament
 from tournaments.penalty_kinds import KINDS, Amount, Effect
 
@@ -171,14 +171,14 @@ def test_expulsion_and_dismissal_withdraw_the_player_and_revoking_reinstates(off
     p = impose(t, a, kind, officials.chief)
     assert status(t, a) == ("expelled", 1)
     assert scores(t)["Ann"] == 1  # games already played stand
-    players, _ = selectors.pairing_players(tournament=t, round_number=2)
+    players, _ = pairing_selectors.pairing_players(tournament=t, round_number=2)
     assert a.pk not in {pl.id for pl in players}
     withdrawal = AuditEntry.objects.get(tournament=t, action="withdrawal")
     assert withdrawal.after == {"status": "expelled"} and withdrawal.actor == "chief"
     assert clock_log(game) == []
     services.penalty_revoke(penalty=p, reason="appeal upheld", user=officials.chief)
     assert status(t, a) == ("active", None)
-    players, _ = selectors.pairing_players(tournament=t, round_number=2)
+    players, _ = pairing_selectors.pairing_players(tournament=t, round_number=2)
     assert a.pk in {pl.id for pl in players}
     assert scores(t)["Ann"] == 1
 
