@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.stamp-requirements
 
-.PHONY: run test test-fast install lint
+.PHONY: run worker test test-fast install lint
 
 $(PY):
 	$(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -20,6 +20,12 @@ run: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py kz demo
 	$(PY) manage.py runserver 127.0.0.1:8000
+
+# Without REDIS_URL `make run` runs every task in-process at once: nothing waits for a worker
+# or the sweep. With REDIS_URL set, `make worker` in a second terminal is one worker with the
+# beat (the sweep) built in; production runs them apart (Procfile, deploy/systemd).
+worker: install
+	$(VENV)/bin/celery -A klinzha_site worker --beat --loglevel INFO --without-gossip --without-mingle
 
 lint: install
 	$(VENV)/bin/ruff check .

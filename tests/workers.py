@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -187,8 +188,15 @@ def service(name: str, argv: list[str], **env: str) -> Iterator[subprocess.Popen
     """A long-running process of the site (web, worker, beat) on the test database, its
     output in .service-test-NAME.log; stopped (or found dead) at the end."""
     log = open(ROOT / f".service-test-{name}.log", "wb")  # noqa: SIM115
+    # Its own process group, as a service manager gives each unit its own control group:
+    # kill_hard takes a worker down with its pool processes.
     proc = subprocess.Popen(
-        argv, cwd=ROOT, env=service_env(**env), stdout=log, stderr=subprocess.STDOUT
+        argv,
+        cwd=ROOT,
+        env=service_env(**env),
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
     )
     try:
         yield proc
@@ -201,6 +209,13 @@ def service(name: str, argv: list[str], **env: str) -> Iterator[subprocess.Popen
                 proc.kill()
                 proc.wait(10)
         log.close()
+
+
+def kill_hard(proc: subprocess.Popen[bytes]) -> None:
+    """SIGKILL to a service and every process it started (an OOM kill, a pulled plug): a
+    worker's tasks under way are neither finished nor acknowledged."""
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait(10)
 
 
 def web_server_argv(port: int) -> list[str]:

@@ -126,7 +126,10 @@ def record_final_message(final: RecordSubmission) -> str:
 
 def submission_enqueue(*, submission_id: int) -> bool:
     """Hand a submission to a worker; False (and it stays queued) when the broker is down."""
-    return task_send(VALIDATE_TASK, submission_id)
+    if task_send(VALIDATE_TASK, submission_id):
+        return True
+    _sweep_first([submission_id])
+    return False
 
 
 def submission_enqueue_many(*, submission_ids: list[int], batch: int = VALIDATION_BATCH) -> int:
@@ -136,9 +139,17 @@ def submission_enqueue_many(*, submission_ids: list[int], batch: int = VALIDATIO
     for i in range(0, len(submission_ids), batch):
         chunk = submission_ids[i : i + batch]
         if not task_send(VALIDATE_BATCH_TASK, chunk):
+            _sweep_first(submission_ids[i:])
             break
         sent += len(chunk)
     return sent
+
+
+def _sweep_first(submission_ids: list[int]) -> None:
+    """Records no broker took are dated back past KZ_REQUEUE_AFTER, so that the sweep's first
+    round once the broker is back sends them, instead of waiting as if they were queued."""
+    long_ago = timezone.now() - timedelta(seconds=settings.KZ_REQUEUE_AFTER + 1)
+    RecordSubmission.objects.filter(pk__in=submission_ids).update(queued_at=long_ago)
 
 
 def submission_validate_many(*, submission_ids: list[int]) -> int:

@@ -6,6 +6,8 @@ up once Redis is back, nobody polling a status URL. bench/chaos_bench.py prints 
 from __future__ import annotations
 
 import json
+import socket
+import threading
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -100,3 +102,48 @@ def test_the_site_degrades_and_recovers_when_redis_is_down():
             for path in public_reads(tournament.slug):  # and the cache works again
                 assert http(base, "GET", path)[0] == 200, path
     assert all(s.valid and s.winner == "gold" for s in subs.all())
+
+
+def test_a_broker_that_never_answers_holds_no_request():
+    """A 'Redis' that takes connections and never answers (a hung server, a half-open
+    network): the cache and the broker give up by their deadlines; the record is stored as
+    queued and the pages answer (without the deadlines the requests hang)."""
+    tournament, login, _, _ = demo_load(rounds_played=1)
+    token = Token.objects.create(user=get_user_model().objects.get(username=login)).key
+    game = Game.objects.filter(round__tournament=tournament, kind=Game.Kind.GAME).first()
+    assert game is not None
+    hung = socket.socket()
+    hung.bind(("127.0.0.1", free_port()))
+    hung.listen(64)
+    held: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        hung.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                held.append(hung.accept()[0])
+            except TimeoutError:
+                continue
+
+    acceptor = threading.Thread(target=accept, daemon=True)
+    acceptor.start()
+    port = free_port(8390, 8399)
+    base = f"http://127.0.0.1:{port}"
+    url = f"redis://127.0.0.1:{hung.getsockname()[1]}/0"
+    try:
+        with service("web-hung", web_server_argv(port), REDIS_URL=url):
+            http_wait(base + "/")
+            for path in public_reads(tournament.slug):
+                assert http(base, "GET", path)[0] == 200, path
+            status, body = http(
+                base, "POST", f"/api/games/{game.pk}/records/", {"text": RECORD}, token
+            )
+            assert status == 201, body
+            assert RecordSubmission.objects.get(pk=json.loads(body)["id"]).status == "queued"
+    finally:
+        stop.set()
+        acceptor.join(5)
+        for conn in held:
+            conn.close()
+        hung.close()

@@ -89,7 +89,7 @@ def test_submission_enqueue_many_sends_batches(sent):
     assert services.submission_enqueue_many(submission_ids=[]) == 0 and len(sent) == 3
 
 
-def test_submission_enqueue_many_stops_when_the_broker_does(monkeypatch):
+def test_submission_enqueue_many_stops_when_the_broker_does(db, monkeypatch):
     calls: list[list[int]] = []
 
     def task_send(name: str, chunk: list[int]) -> bool:
@@ -99,6 +99,21 @@ def test_submission_enqueue_many_stops_when_the_broker_does(monkeypatch):
     monkeypatch.setattr(records, "task_send", task_send)
     assert services.submission_enqueue_many(submission_ids=[1, 2, 3, 4, 5], batch=2) == 2
     assert calls == [[1, 2], [3, 4]]
+
+
+def test_records_no_broker_took_go_in_the_next_sweep(officials, game, monkeypatch):
+    """Stored while the broker was down: the first sweep once it is back sends them, without
+    waiting KZ_REQUEUE_AFTER as for records the broker holds; those stay where they are."""
+    took, refused, lost = stored(game), stored(game), stored(game)
+    answers = iter([True, False])
+    monkeypatch.setattr(records, "task_send", lambda name, *args: next(answers))
+    assert services.submission_enqueue(submission_id=took.pk)
+    assert not services.submission_enqueue_many(submission_ids=[refused.pk, lost.pk])
+    sent: list[list[int]] = []
+    monkeypatch.setattr(records, "task_send", lambda name, ids: sent.append(sorted(ids)) or True)
+    assert services.submission_requeue_stale() == 2
+    assert sent == [sorted([refused.pk, lost.pk])]
+    assert services.submission_requeue_stale() == 0  # their wait starts again once sent
 
 
 def test_the_default_batch_is_validation_batch(sent):
