@@ -229,6 +229,23 @@ def resolve_combat(
         for v in values:
             if v not in SPINDLE_FACES:
                 raise IllegalMoveError(f"a spindle shows 1 to 6, not {v} (round {n})", "D.1.5")
+        if len(values) == 3 and not values[0] == values[1] == values[2]:
+            # The usual round, no triple: _fight_round's steps without drawing one by one.
+            a1, a2, d = values
+            striker = 1 - caster if d > max(a1, a2) else caster
+            victim = 1 - striker
+            pair, base, rule = select_damage(
+                (a1, a2, d), COMBAT_ID[kinds[striker]], COMBAT_ID[kinds[victim]]
+            )
+            damage = max(0, base - DEFENSE_SCORE[kinds[victim]])
+            strengths[victim] -= damage
+            rounds.append(
+                CombatRound(
+                    (a1, a2, d), caster, (), striker, pair, base, rule, damage, _pair(strengths)
+                )
+            )
+            caster = 1 - striker
+            continue
         try:
             r = _fight_round(kinds, strengths, caster, _drawer(values))
         except _OutOfCasts:
