@@ -5,7 +5,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, Final
 
-from rules.board import BIT, BOARD, FLY, NAME, NB, RAYS, REGION, REGION_BB, iter_bits
+from rules.board import (
+    BIT,
+    BOARD,
+    FLY,
+    NAME,
+    NB,
+    RAYS,
+    REGION,
+    REGION_BB,
+    iter_bits,
+    neighbours_bb,
+)
 from rules.errors import IllegalMoveError
 from rules.points import format_points
 from rules.position import (
@@ -17,6 +28,7 @@ from rules.position import (
     IS_CARRIER,
     KIND_NAMES,
     LANCER,
+    LANCER_RAYS,
     NEAR4,
     NO_SQUARE,
     SWIFT,
@@ -333,6 +345,67 @@ class ItalianPosition(Position):
 
     def is_in_jeopardy(self, side: int) -> bool:
         return self._attacks_goal(1 - side)
+
+    # _attack_map below keeps in step with _attacks_goal, so moves are judged from maps
+    # (Position._safe_battle_dests) unless _maps_hold says a kill could change more.
+    _plain_safety: ClassVar[bool] = True
+
+    def _maps_hold(self, side: int) -> bool:
+        # Killing a warrior may leave the enemy Blockader alone, and so free to capture.
+        enemy = 1 - side
+        return not (self.kbb[enemy][BLOCKADER] and self.occ[enemy].bit_count() <= 2)
+
+    def _attack_map(
+        self, side: int, g: int, own: int, foes: int, dblk: int, held: bool
+    ) -> tuple[int, int]:
+        """_attacks_goal as a map (see Position._attack_map): the warriors outside both
+        fields that can move onto `g` (Fliers over all but Blockaders; a Blockader only
+        alone), and the squares their paths were read from."""
+        a = 1 - side
+        ab = self.blk[a]
+        dzoc = NB[dblk] if dblk >= 0 else 0
+        if BIT[g] & dzoc:
+            return 0, 0
+        free = foes & ~(dzoc | (NB[ab] if ab >= 0 else 0))
+        kb = self.kbb[a]
+        att = 0
+        fliers = kb[FLIER] & free & FLIER_NEAR[g]
+        if fliers:
+            blks = (BIT[ab] if ab >= 0 else 0) | (BIT[dblk] if dblk >= 0 else 0)
+            gb = BIT[g]
+            for o in iter_bits(fliers):
+                for ray in FLIER_RAYS[o]:
+                    for step, b in enumerate(ray):
+                        if b == gb and step >= 2:
+                            att |= BIT[o]
+                        if b & (blks | gb):
+                            break
+        passable = BOARD & ~(own | foes | dzoc)
+        r1 = NB[g]
+        read = r1
+        vang = kb[VANGUARD] & free
+        if self.rules.power_vanguards:
+            att |= vang & (r1 | neighbours_bb(r1 & passable))
+        else:
+            att |= vang & r1
+        lancer = kb[LANCER] & free
+        for ray in LANCER_RAYS[g] if lancer else ():
+            for b in ray:
+                read |= b
+                if b & lancer:
+                    att |= b
+                    break
+                if not b & passable:
+                    break
+        r2 = neighbours_bb(r1 & passable)
+        r3 = neighbours_bb(r2 & passable)
+        read |= r2 | r3
+        att |= kb[FENCER] & free & (r1 | r2 | r3)
+        att |= kb[SWIFT] & free & (r2 | r3 | neighbours_bb(r3 & passable)) & ~r1
+        blk = kb[BLOCKADER] & free
+        if blk & (r1 | r2) and not held and foes == blk and not r1 & (self.goals_bb() | dzoc):
+            att |= blk
+        return att, read
 
     def is_battle_move_safe(self, side: int, o: int, t: int, kind: int, carry: bool) -> bool:
         # Trapped warriors and the carrier's crossing: only the next position tells.

@@ -815,6 +815,11 @@ class Position:
                 return True
         return False
 
+    def _maps_hold(self, side: int) -> bool:
+        """Whether _safe_battle_dests may judge `side`'s moves from attack maps here (a
+        variant says no where a kill could open more than it closes)."""
+        return True
+
     def _goal_bar(self, a: int) -> int:
         """The square of `a`'s own Goal when it bars `a`'s Blockader from ending with it in its
         zone (Art. 3.11.4), else -1: always, in the flat game."""
@@ -1042,7 +1047,7 @@ class Position:
         """
         safe = self.is_battle_move_safe
         g = self.goal[side]
-        quick = g >= 0 and self._plain_safety and not self.rules.ablative
+        quick = g >= 0 and self._plain_safety and not self.rules.ablative and self._maps_hold(side)
         own = self.occ[side]
         foes = self.occ[1 - side]
         dblk = self.blk[side]
