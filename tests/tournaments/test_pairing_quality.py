@@ -3,8 +3,10 @@ event, and the bye placed within the lowest score group where the rest pairs bes
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bench.dutch_reference import pair_reference_under_our_rules
-from tournaments.pairing import PairingPlayer, pair_swiss
+from tournaments.pairing import PairingPlayer, pair_swiss, pairing_check
 from tournaments.pairing.simulate import Event, Quality, round_quality
 
 
@@ -79,3 +81,16 @@ def test_floaters_are_named_from_the_final_pairs():
     assert len(floats) == 2
     for line in floats:
         assert line.startswith(("P1 (#1) (1) floats down to meet", "P2 (#2) (1) floats down"))
+
+
+def test_polished_rounds_keep_the_hard_rules_with_clubs_and_acceleration():
+    # The cycle search makes new pairs: never two of one club when the rule is set, never
+    # a rematch, a bye only in the lowest score group, and everyone paired once.
+    event = Event(61, seed=7, draws=1 / 3)
+    for rnd in range(1, 8):
+        present = [replace(p, club=f"club {p.id % 6}") for p in event.present()]
+        r = pair_swiss(present, forbid_same_club=True, accelerated=rnd <= 2, round_number=rnd)
+        assert not r.blocked
+        assert pairing_check(present, r.pairings, r.bye, forbid_same_club=True) == []
+        assert r.warnings == []
+        event.play(r)

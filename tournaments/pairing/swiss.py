@@ -209,6 +209,8 @@ def _polish(
     """The round's pairs improved around short alternating cycles (`pairs_polish`). The bye
     takes part as a pair with nobody, which any player of the lowest score group without a
     bye may take over: the rule stays, and the bye goes where the rest pairs best."""
+    # New pairs keep the placement limits even where the first pass had to relax them.
+    rules.strict = True
     low = min((p.score for p in field if not p.had_bye), default=None)
     nobody = PairingPlayer(-1, len(field) + 1, low or 0.0)
     rules.pref[nobody.id] = ("", 0)
