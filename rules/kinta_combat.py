@@ -26,9 +26,8 @@ MOVER: Final = 0
 DEFENDER: Final = 1
 
 _CAST_RE: Final = re.compile(r"\[%cast\b([^\]]*)\]")
-# The body of a well-formed note: rounds of one- or two-digit casts, none empty.
-_ROUND_PATTERN: Final = r"[ \t]*[0-9]{1,2}(?:[ \t,]+[0-9]{1,2})*[ \t,]*"
-_CASTS_RE: Final = re.compile(rf"{_ROUND_PATTERN}(?:;{_ROUND_PATTERN})*")
+# What a note's body is written with: casts, blanks, commas between casts, `;` between rounds.
+_CAST_CHARS: Final = "0123456789 \t,;"
 
 
 # --- Appendix D: the combat itself ----------------------------------------------------------
@@ -128,6 +127,10 @@ _BASE: Final = {
     for s in SPINDLE_FACES
     for v in SPINDLE_FACES
 }
+
+
+# select_damage's answers by (spindles, striker ID, victim ID), filled as combats are replayed.
+_SELECTED: dict[tuple[int, int, int, int, int], tuple[tuple[int, int], int, str]] = {}
 
 
 def select_damage(
@@ -234,9 +237,11 @@ def resolve_combat(
             a1, a2, d = values
             striker = 1 - caster if d > max(a1, a2) else caster
             victim = 1 - striker
-            pair, base, rule = select_damage(
-                (a1, a2, d), COMBAT_ID[kinds[striker]], COMBAT_ID[kinds[victim]]
-            )
+            key = (a1, a2, d, COMBAT_ID[kinds[striker]], COMBAT_ID[kinds[victim]])
+            chosen = _SELECTED.get(key)
+            if chosen is None:
+                chosen = _SELECTED[key] = select_damage((a1, a2, d), key[3], key[4])
+            pair, base, rule = chosen
             damage = max(0, base - DEFENSE_SCORE[kinds[victim]])
             strengths[victim] -= damage
             rounds.append(
@@ -294,9 +299,12 @@ def format_casts(casts: Sequence[Sequence[int]]) -> str:
 
 def parse_casts(text: str) -> tuple[tuple[int, ...], ...]:
     """The rounds of casts in the body of a `[%cast …]` note; IllegalMoveError if unreadable."""
-    if _CASTS_RE.fullmatch(text):
-        # As the writer writes them: read at once (the loop below names what is wrong).
-        return tuple(tuple(map(int, part.replace(",", " ").split())) for part in text.split(";"))
+    if not text.strip(_CAST_CHARS):
+        # Digits and separators only, as the writer writes them: read at once when every
+        # round has casts of one or two digits (the loop below names what is wrong).
+        parts = [part.replace(",", " ").split() for part in text.split(";")]
+        if all(tokens and max(map(len, tokens)) <= 2 for tokens in parts):
+            return tuple(tuple(map(int, tokens)) for tokens in parts)
     rounds = []
     for n, part in enumerate(text.split(";"), start=1):
         values = []

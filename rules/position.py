@@ -993,12 +993,26 @@ class Position:
             # First the moves the maps judge at once, warrior by warrior (most often the first
             # has one), then (none safe) the others one by one, carrying the Goal away first.
             taken: list[tuple[int, int, int, int]] = []
+            pending = iter(dests)
 
             def take() -> Iterator[tuple[int, int, int, int]]:
-                for item in dests:
+                yield from taken
+                for item in pending:
                     taken.append(item)
                     yield item
 
+            g = self.goal[side]
+            if g >= 0 and self._maps_hold(side):
+                own = self.occ[side]
+                att, read = self._attack_map(
+                    side, g, own, self.occ[1 - side], self.blk[side], self.sq[g] != 0
+                )
+                if not att:
+                    # Nothing reaches the Goal: a warrior whose origin no path to it crosses
+                    # may go anywhere it can.
+                    for o, kind, d, _carry in take():
+                        if d and kind != BLOCKADER and o != g and not (1 << o) & read:
+                            return True
             rest = []
             for o, kind, ok, slow in self._safe_battle_dests(side, take(), exact=False):
                 if ok:
