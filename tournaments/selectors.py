@@ -287,17 +287,25 @@ def entrants(*, tournament: Tournament) -> list[Entrant]:
     ]
 
 
-def standings_compute(*, tournament: Tournament) -> list[StandingRow]:
-    """The standings, cached until a result, registration or setting changes."""
+def standings_compute(
+    *, tournament: Tournament, after_round: int | None = None
+) -> list[StandingRow]:
+    """The standings (after round `after_round` only: the rounds from 1 to it, as they stood
+    then), cached until a result, registration or setting changes."""
     version = (
         Tournament.objects.filter(pk=tournament.pk)
         .values_list("standings_version", flat=True)
         .first()
     )
     key = f"kz:standings:{tournament.pk}:{version}"
+    if after_round is not None:
+        key += f":after{after_round}"
     rows: list[StandingRow] | None = cache.get(key)
     if rows is None:
         results, completed = round_results(tournament=tournament)
+        if after_round is not None:
+            results = [r for r in results if r.round <= after_round]
+            completed = min(completed, after_round)
         rounds_played = max((r.round for r in results), default=0)
         rows = compute_standings(
             entrants(tournament=tournament),

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import csv
 
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext_lazy as _
 
+from klinzha_site.parsing import ascii_int_or_none
 from rules.points import format_points
-from tournaments import selectors
+from tournaments import page_selectors, selectors
 from tournaments.audit import audit_head
 from tournaments.models import Player, Tournament
+from tournaments.standings import StandingRow
 
 TIEBREAK_LABELS = {
     "buchholz": _("Buchholz"),
@@ -25,8 +28,44 @@ TIEBREAK_LABELS = {
 }
 
 
+# What each tie-break column means (tournaments.md; computed in tournaments.standings).
+TIEBREAK_HELP = {
+    "buchholz": _(
+        "the sum of the opponents' scores (a round without an opponent counts "
+        "as an opponent with one's own score)"
+    ),
+    "buchholz_cut1": _("Buchholz without the lowest opponent's score"),
+    "median_buchholz": _("Buchholz without the highest and the lowest opponent's scores"),
+    "sonneborn_berger": _(
+        "the scores of the opponents one beat, plus half of those one drew "
+        "with, each score shifted by ½ per round played so that no "
+        "opponent counts below zero (a draw is −½, Art. 10.1)"
+    ),
+    "wins": _("battles won on the board"),
+    "progressive": _("the sum of the running score after each round"),
+    "direct_encounter": _("points against the players tied with one, when all of them met"),
+    "koya": _("points against the opponents who scored at least half of the rounds"),
+}
+
+
 def _labels(tiebreaks: list[str]) -> list[str]:
     return [str(TIEBREAK_LABELS.get(tb, tb)) for tb in tiebreaks]
+
+
+def _legend(tiebreaks: list[str], rows: list[StandingRow]) -> list[tuple[str, str]]:
+    """The tie-break columns with what they mean; Sonneborn-Berger's shift as the standings
+    computed it (½ per round with a result)."""
+    rounds = max((n for row in rows for n in row.rounds), default=0)
+    out = []
+    for tb in tiebreaks:
+        text = str(TIEBREAK_HELP.get(tb, ""))
+        if tb == "sonneborn_berger":
+            shift = format_points(0.5 * rounds)
+            text += " " + str(
+                _("(here +%(shift)s after %(n)s rounds)") % {"shift": shift, "n": rounds}
+            )
+        out.append((str(TIEBREAK_LABELS.get(tb, tb)), text))
+    return out
 
 
 def _tournament(slug: str) -> Tournament:
@@ -56,12 +95,20 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     rnd = selectors.round_list(tournament=t).filter(number=number).first()
     if rnd is None:
         raise Http404("no such round")
-    return render(request, "tournaments/round.html", {"t": t, "round": rnd})
+    rows = page_selectors.round_pairing_rows(tournament=t, round=rnd)
+    return render(request, "tournaments/round.html", {"t": t, "round": rnd, "rows": rows})
 
 
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     t = _tournament(slug)
-    rows = selectors.standings_compute(tournament=t)
+    try:
+        after = ascii_int_or_none(request.GET.get("round") or None, field="round", lo=1)
+    except ValidationError:
+        return HttpResponseBadRequest("round must be a round number (digits 0-9)")
+    numbers = list(selectors.round_list(tournament=t).values_list("number", flat=True))
+    if after is not None and after not in numbers:
+        raise Http404("no such round")
+    rows = selectors.standings_compute(tournament=t, after_round=after)
     tiebreaks = t.tiebreak_list
     table = [
         (row, format_points(row.score), [format_points(row.tiebreaks[tb]) for tb in tiebreaks])
@@ -70,7 +117,14 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "tournaments/standings.html",
-        {"t": t, "table": table, "tiebreaks": _labels(tiebreaks)},
+        {
+            "t": t,
+            "table": table,
+            "tiebreaks": _labels(tiebreaks),
+            "legend": _legend(tiebreaks, rows),
+            "after": after,
+            "numbers": numbers,
+        },
     )
 
 
@@ -94,6 +148,7 @@ def crosstable(request: HttpRequest, slug: str) -> HttpResponse:
             "lines": lines,
             "rounds": range(1, table.rounds + 1),
             "tiebreaks": _labels(list(table.tiebreaks)),
+            "legend": _legend(list(table.tiebreaks), list(table.rows)),
         },
     )
 
@@ -141,7 +196,7 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "tournaments/player.html",
         {
             "player": player,
-            "games": selectors.player_games(player=player),
+            "games": page_selectors.player_game_rows(player=player),
             "penalties": selectors.player_penalties(player=player, user=request.user),
         },
     )

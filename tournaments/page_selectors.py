@@ -1,0 +1,145 @@
+"""Reads for the public pages: pairings with start numbers, ratings and points, a player's games."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from rules.points import format_points
+from tournaments.models import Game, Player, Registration, Round, Tournament
+from tournaments.scoring import ScoringSettings
+from tournaments.selectors import (
+    game_result_counted,
+    penalty_effects,
+    player_games,
+    scoring_settings,
+    standings_compute,
+)
+
+# Forfeits as chess-results prints them: no battle was fought, so no points are shown.
+FORFEIT_MARKS = {
+    Game.Result.FIRST_FORFEIT_WIN: ("+", "−"),
+    Game.Result.SECOND_FORFEIT_WIN: ("−", "+"),
+    Game.Result.DOUBLE_FORFEIT: ("−", "−"),
+}
+
+
+def result_marks(result: str, settings: ScoringSettings | None = None) -> tuple[str, str]:
+    """The first and the second placer's marks for a result: the points a battle gives each
+    (1 – 0, 0 – 1, and -½ – -½ for a draw, Art. 10.1), + / − for forfeits, blanks while
+    pending."""
+    settings = settings or ScoringSettings()
+    if result in FORFEIT_MARKS:
+        return FORFEIT_MARKS[Game.Result(result)]
+    win, loss, draw = (format_points(x) for x in (settings.win, settings.loss, settings.draw))
+    return {
+        Game.Result.FIRST_WIN: (win, loss),
+        Game.Result.SECOND_WIN: (loss, win),
+        Game.Result.DRAW: (draw, draw),
+    }.get(result, ("", ""))
+
+
+@dataclass(frozen=True)
+class Side:
+    """One player of a pairing as the pairings list shows them."""
+
+    id: int
+    name: str
+    start_rank: int | None
+    rating: int
+    points: str  # before the round
+
+
+@dataclass(frozen=True)
+class PairingRow:
+    """One board of a round: its game, both sides, the result's marks (what counts for the
+    standings, `penalized` when a penalty of Art. 12.4 d, e, f decided it) and, for a bye,
+    the points it gives."""
+
+    game: Game
+    first: Side
+    second: Side | None
+    marks: tuple[str, str]
+    penalized: bool
+    bye_points: str
+
+
+def _side(player: Player, regs: dict[int, tuple[int | None, int]], scores: dict[int, str]) -> Side:
+    start_rank, rating = regs.get(player.pk, (None, player.rating))
+    return Side(player.pk, player.name, start_rank, rating, scores.get(player.pk, "0"))
+
+
+def round_pairing_rows(*, tournament: Tournament, round: Round) -> list[PairingRow]:
+    """The round's boards as chess-results lists them, in a number of queries that does not
+    grow with the boards (`round` comes from `round_list`, its games prefetched)."""
+    regs = {
+        pid: (rank, rating)
+        for pid, rank, rating in Registration.objects.filter(tournament=tournament).values_list(
+            "player_id", "start_rank", "rating"
+        )
+    }
+    scores: dict[int, str] = {}
+    if round.number > 1:
+        before = standings_compute(tournament=tournament, after_round=round.number - 1)
+        scores = {row.entrant.id: format_points(row.score) for row in before}
+    settings = scoring_settings(tournament=tournament)
+    effects = penalty_effects(tournament=tournament)
+    rows = []
+    for g in round.games.all():
+        bye = ""
+        marks, penalized = ("", ""), False
+        if g.kind == Game.Kind.GAME and g.second is not None:
+            counted, penalized = game_result_counted(game=g, tournament=tournament, effects=effects)
+            marks = result_marks(counted, settings)
+        elif g.bye_points is not None:
+            bye = format_points(float(g.bye_points))
+        elif g.kind == Game.Kind.BYE:
+            bye = format_points(settings.bye)
+        elif g.kind == Game.Kind.REQUESTED_BYE:
+            bye = format_points(settings.requested_bye)
+        rows.append(
+            PairingRow(
+                g,
+                _side(g.first, regs, scores),
+                _side(g.second, regs, scores) if g.second is not None else None,
+                marks,
+                penalized,
+                bye,
+            )
+        )
+    return rows
+
+
+@dataclass(frozen=True)
+class PlayerGame:
+    """One of a player's games from their side: placed first or not, the opponent, and the
+    marks (theirs first)."""
+
+    game: Game
+    placed_first: bool
+    opponent: Player | None
+    marks: tuple[str, str]
+    penalized: bool
+
+
+def player_game_rows(*, player: Player) -> list[PlayerGame]:
+    """A player's games with their opponents and results; the penalties are read once per
+    tournament, not per game."""
+    effects: dict[int, Any] = {}
+    settings: dict[int, ScoringSettings] = {}
+    rows = []
+    for g in player_games(player=player):
+        t = g.round.tournament
+        if t.pk not in effects:
+            effects[t.pk] = penalty_effects(tournament=t)
+            settings[t.pk] = scoring_settings(tournament=t)
+        first = g.first_id == player.pk
+        opponent = g.second if first else g.first
+        marks, penalized = ("", ""), False
+        if g.kind == Game.Kind.GAME and g.second_id is not None:
+            counted, penalized = game_result_counted(game=g, tournament=t, effects=effects[t.pk])
+            marks = result_marks(counted, settings[t.pk])
+            if not first:
+                marks = (marks[1], marks[0])
+        rows.append(PlayerGame(g, first, opponent, marks, penalized))
+    return rows
