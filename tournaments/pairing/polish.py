@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Hashable
+from itertools import islice
 
 from tournaments.pairing.base import PairingPlayer
 
@@ -60,21 +61,16 @@ def pairs_polish(
     for k, p in sample.items():
         by_score[p.score].append(k)
     scores = sorted(by_score)
-    costs: dict[tuple[Hashable, Hashable], int] = {}
-
-    def kind_cost(x: PairingPlayer, y: PairingPlayer) -> int:
-        key = (kinds[x.id], kinds[y.id])
-        got = costs.get(key)
-        if got is None:
-            got = costs[key] = cost(x, y)
-        return got
+    # What a pair of each two kinds costs (a few hundred kinds even in a field of thousands).
+    table = {k: {j: cost(p, q) for j, q in sample.items()} for k, p in sample.items()}
 
     budget = [_BUDGET]
 
     def search(
         x: PairingPlayer, close: PairingPlayer, gain: int, used: set[int], path: list[Pair]
     ) -> list[Pair] | None:
-        if path and kind_cost(x, close) < gain and ok(x, close):
+        row, kc = table[kinds[x.id]], kinds[close.id]
+        if path and row[kc] < gain and ok(x, close):
             return [*path, (x, close)]
         last = len(path) + 2 == length  # the partner freed next must close the cycle
         if len(path) + 1 >= length or budget[0] <= 0:
@@ -84,17 +80,17 @@ def pairs_polish(
             if abs(s - x.score) > reach:
                 continue
             for ky in by_score[s]:
-                cxy = kind_cost(x, sample[ky])
-                if cxy >= gain:
+                base = gain - row[ky]
+                if base <= 0:
                     continue
+                broken = table[ky]
                 for kz, ys in index[ky].items():
                     if not ys:
                         continue
-                    y0 = next(iter(ys.values()))
-                    left = gain - cxy + kind_cost(y0, mate[y0.id])
-                    if last and kind_cost(sample[kz], close) >= left:
+                    left = base + broken[kz]
+                    if last and table[kz][kc] >= left:
                         continue
-                    for y in list(ys.values())[:_SCAN]:
+                    for y in islice(ys.values(), _SCAN):
                         budget[0] -= 1
                         z = mate[y.id]
                         if y.id in used or z.id in used or not ok(x, y):

@@ -219,7 +219,7 @@ def _polish(
         pairs = [*pairs, (bye, nobody)]
 
     def ok(a: PairingPlayer, b: PairingPlayer) -> bool:
-        if nobody in (a, b):
+        if a is nobody or b is nobody:
             return not (a.had_bye or b.had_bye) and a.score == b.score == low
         return rules.ok(a, b)
 
@@ -232,7 +232,9 @@ def _polish(
 
     pairs = pairs_polish(pairs, cost, ok, lambda p: (p.score, rules.pref[p.id]), score_reach=reach)
     given = [a if b is nobody else b for a, b in pairs if nobody in (a, b)]
-    return [ab for ab in pairs if nobody not in ab], given[0] if given else bye
+    return [(a, b) for a, b in pairs if a is not nobody and b is not nobody], (
+        given[0] if given else bye
+    )
 
 
 # Score differences first (FIDE C.04.3 C6), then placement (C12, C13); among those alike the
