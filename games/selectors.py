@@ -15,7 +15,7 @@ from rules.clock import Adjustment
 from rules.engines import new_position
 from rules.errors import RecordError, RulesError
 from rules.position import Move, Position
-from rules.record import first_placer_name, read_record
+from rules.record import first_placer_name, read_record, read_tags
 from rules.validate import rules_from_tags
 from tournaments.event_rules import Parameters, event_parameters
 from tournaments.italian import game_variants
@@ -30,14 +30,22 @@ def submission_latest(*, game: Game) -> RecordSubmission | None:
 def record_positions(*, submission: RecordSubmission) -> tuple[list[Position], list[str]]:
     """The legal positions of a record, from the empty board (index 0) to the last legal one,
     and the plies' texts as written (for the viewer's move list)."""
+    positions, texts, _ = record_replay(submission=submission)
+    return positions, texts
+
+
+def record_replay(*, submission: RecordSubmission) -> tuple[list[Position], list[str], list[Move]]:
+    """`record_positions` with the moves that led to each position after the first (the
+    viewer marks the last one)."""
     try:
         record = read_record(bytes(submission.raw).decode("utf-8-sig"))
         rules, first = rules_from_tags(record.tags)
     except (UnicodeDecodeError, RulesError):
-        return [Position()], []
+        return [Position()], [], []
     pos = new_position(rules, first)
     positions = [pos.copy()]
     texts = []
+    moves = []
     for rp in record.plies:
         if rp.ply is None or pos.outcome is not None:
             break
@@ -50,7 +58,44 @@ def record_positions(*, submission: RecordSubmission) -> tuple[list[Position], l
         pos.push(move)
         positions.append(pos.copy())
         texts.append(rp.text)
-    return positions, texts
+        moves.append(move)
+    return positions, texts, moves
+
+
+# A record whose Green or Gold tag names someone who is not a player of the game it was
+# submitted for is kept, but not taken for that game until an arbiter confirms it: its
+# match note starts with one of these (no model field is needed for the mark).
+NAMES_PENDING = "awaiting an arbiter's confirmation: "
+NAMES_CONFIRMED = "confirmed by an arbiter: "
+
+
+def name_key(name: str) -> str:
+    """A name as records and pairings are compared: spaces collapsed, case folded."""
+    return " ".join(name.split()).casefold()
+
+
+def record_names_mismatch(*, raw: bytes, game: Game) -> str:
+    """How the players a record's Green and Gold tags name differ from the game's, or "" when
+    they do not (a record naming nobody, or "?", names no one else)."""
+    try:
+        tags = read_tags(raw.decode("utf-8-sig"))
+    except (UnicodeDecodeError, RecordError):
+        return ""
+    named = {c: tags.get(c.title(), "").strip() for c in Colour.values}
+    named = {c: n for c, n in named.items() if n and n != "?"}
+    players = {name_key(p.name) for p in (game.first, game.second) if p is not None}
+    if all(name_key(n) in players for n in named.values()) and len(
+        {name_key(n) for n in named.values()}
+    ) == len(named):
+        return ""
+    said = " and ".join(f"{n} ({c})" for c, n in named.items())
+    theirs = " – ".join(p.name for p in (game.first, game.second) if p is not None)
+    return f"the record names {said}; this game is {theirs}"
+
+
+def record_needs_confirmation(*, submission: RecordSubmission) -> bool:
+    """Whether a record names other players than its game's and no arbiter confirmed it."""
+    return submission.match_note.startswith(NAMES_PENDING)
 
 
 @dataclass(frozen=True)

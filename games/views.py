@@ -20,7 +20,7 @@ from klinzha_site.parsing import INT_MAX, ascii_int, ascii_int_or_none, json_loa
 from rules.posstring import position_to_string
 from rules.record import read_record, write_record
 from rules.svg import render_svg
-from tournaments.models import Game
+from tournaments.models import Game, colour_other
 from tournaments.roles import user_can_arbitrate
 from tournaments.selectors import game_result_counted
 
@@ -36,6 +36,7 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     sub = selectors.submission_latest(game=game)
     plies = selectors.record_positions(submission=sub)[1] if sub else []
     counted, penalized = game_result_counted(game=game)
+    pending_names = sub is not None and selectors.record_needs_confirmation(submission=sub)
     return render(
         request,
         "games/game.html",
@@ -46,11 +47,22 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "result_penalized": penalized,
             "submission": sub,
             "plies": plies,
+            # The sides by player and the record's names when they are not the game's.
+            "sides": _sides(game, sub),
+            "names_pending": pending_names,
             "versions": game.submissions.all(),
             "clock_articles": ClockAdjustment.ARTICLES,
             **_signatures_context(game, request.user),
         },
     )
+
+
+def _sides(game: Game, sub: Any) -> dict[str, str]:
+    """Who had which colour: the first placer had the colour the game keeps or its record
+    says (green when none says otherwise)."""
+    first = selectors.game_first_colour(game=game, submission=sub)
+    second = game.second.name if game.second else ""
+    return {first: game.first.name, colour_other(first): second}
 
 
 def _signatures_context(game: Game, user: Any) -> dict[str, Any]:
@@ -121,6 +133,7 @@ def game_status(request: HttpRequest, pk: int) -> JsonResponse:
             "winner": sub.winner or None,
             "clock": sub.clock,
             "locked": sub.locked,
+            "needs_confirmation": selectors.record_needs_confirmation(submission=sub),
         }
     )
 
@@ -138,13 +151,15 @@ def game_board(request: HttpRequest, pk: int) -> HttpResponse:
     )
     if sub is None:
         return HttpResponse(status=404)
-    positions, _ = selectors.record_positions(submission=sub)
+    positions, _, moves = selectors.record_replay(submission=sub)
     try:
         ply = int(request.GET.get("ply", len(positions) - 1))
     except ValueError:
         return HttpResponseBadRequest("ply must be a number")
     ply = max(0, min(ply, len(positions) - 1))
-    response = HttpResponse(render_svg(positions[ply]), content_type="image/svg+xml")
+    # The move that led here is outlined (rules.drawing.last_move_svg).
+    last = moves[ply - 1] if ply > 0 else None
+    response = HttpResponse(render_svg(positions[ply], last=last), content_type="image/svg+xml")
     response["X-Position"] = position_to_string(positions[ply])
     response["X-Plies"] = str(len(positions) - 1)
     return response

@@ -77,6 +77,9 @@ class RecordSerializer(serializers.ModelSerializer):
             "clock",
             "locked",
             "signatures",
+            # How the record was found for its game, or that it names other players and
+            # awaits an arbiter's confirmation (games.selectors.NAMES_PENDING).
+            "match_note",
         ]
         read_only_fields = fields
 

@@ -16,10 +16,14 @@ from django.utils import timezone
 from games.event_rules import event_rules_broken, event_time_control
 from games.models import RecordSubmission
 from games.selectors import (
+    NAMES_CONFIRMED,
+    NAMES_PENDING,
     Expected,
     clock_adjustments,
     game_rules_expected,
     record_final,
+    record_names_mismatch,
+    record_needs_confirmation,
     tags_first_colour,
 )
 from klinzha_site.errors import Conflict
@@ -72,7 +76,8 @@ def submission_create(
     """Store a record exactly as it came, then queue its validation once committed (unless
     the caller queues a batch itself). `match_note` says how a bulk upload found its game.
     Once both combatants signed (Art. 8.2) only an arbiter's ruling (games.services.rulings,
-    `ruling=True`) adds a version."""
+    `ruling=True`) adds a version. A record naming other players than the game's is kept
+    with a note that it awaits an arbiter's confirmation (games.selectors.NAMES_PENDING)."""
     record_size_check(raw)
     if game is not None:
         if user is not None and not _can_submit(user, game):
@@ -84,6 +89,12 @@ def submission_create(
         last = game.submissions.order_by("-version").first()
         version = last.version + 1 if last else 1
         tournament = game.round.tournament
+        mismatch = "" if ruling else record_names_mismatch(raw=raw, game=game)
+        if mismatch:
+            # An arbiter (or the system, no user: kz, imports) who submits it for this game
+            # confirms it is the game's; the note keeps that the names differed.
+            arbiter = user is None or user_can_arbitrate(user=user, tournament=tournament)
+            match_note = (NAMES_CONFIRMED if arbiter else NAMES_PENDING) + mismatch
     else:
         version = 1
     sub = RecordSubmission.objects.create(
@@ -289,7 +300,7 @@ def submission_validate(*, submission_id: int) -> RecordSubmission:
         sub.validated_at = timezone.now()
         sub.save()
     colour = verdict.get("first_colour")
-    if sub.game_id and sub.readable and colour:
+    if sub.game_id and sub.readable and colour and not record_needs_confirmation(submission=sub):
         # The record says which colour the first placer had; the game keeps it so that
         # results and penalties can name sides without reading the record again. Its own
         # statement, after the record's lock is let go: holding the record while waiting for

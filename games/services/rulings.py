@@ -9,7 +9,14 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from games.models import Irregularity, RecordSubmission
-from games.selectors import game_first_colour, proposed_result, submission_latest
+from games.selectors import (
+    NAMES_CONFIRMED,
+    NAMES_PENDING,
+    game_first_colour,
+    proposed_result,
+    record_needs_confirmation,
+    submission_latest,
+)
 from games.services.records import submission_create
 from rules.record import read_record, write_record
 from rules.validate import validate_record
@@ -26,7 +33,8 @@ from tournaments.services.results import game_lock, game_result_set
 @transaction.atomic
 def game_result_confirm(*, game: Game, user: Any, result: str | None = None) -> Game:
     """The arbiter confirms the result: the one given, or the one the latest record proposes
-    (from the moves or the clocks)."""
+    (from the moves or the clocks); taking a record that names other players than the game's
+    is the arbiter's confirmation that it is this game's, noted on the record."""
     role_require(user=user, tournament=game.round.tournament, role=Role.ARBITER)
     if result is None:
         sub = (
@@ -44,6 +52,9 @@ def game_result_confirm(*, game: Game, user: Any, result: str | None = None) -> 
         result = proposed_result(submission=sub, first_colour=first)
         if result is None:
             raise ValidationError({"result": "the record decides no result; enter it"})
+        if record_needs_confirmation(submission=sub):
+            sub.match_note = (NAMES_CONFIRMED + sub.match_note[len(NAMES_PENDING) :])[:200]
+            sub.save(update_fields=["match_note"])
     return game_result_set(game=game, result=result, user=user)
 
 

@@ -15,7 +15,8 @@
       }
     }).catch(() => setTimeout(poll, 3000));
   }
-  if (statusEl && statusEl.textContent.trim() !== "" && !document.querySelector("#verdict-body p")) poll();
+  // A validated record (data-done) needs no polling.
+  if (statusEl && verdict && !verdict.dataset.done) poll();
 
   const viewer = document.getElementById("viewer");
   if (viewer) {
