@@ -10,6 +10,8 @@ from drf_spectacular.views import (
     SpectacularSwaggerView,
 )
 
+from tournaments import player_views
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include("klinzha_site.api_urls")),
@@ -21,8 +23,35 @@ urlpatterns = [
 urlpatterns += i18n_patterns(
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    # Django's own password reset; an invitation is its set-password link (services.accounts).
+    path(
+        "accounts/password-reset/",
+        auth_views.PasswordResetView.as_view(),
+        name="password_reset",
+    ),
+    path(
+        "accounts/password-reset/sent/",
+        auth_views.PasswordResetDoneView.as_view(),
+        name="password_reset_done",
+    ),
+    path(
+        "accounts/reset/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
+    path(
+        "accounts/reset/done/",
+        auth_views.PasswordResetCompleteView.as_view(),
+        name="password_reset_complete",
+    ),
+    path("accounts/invite/<int:pk>/", player_views.invite, name="player-invite"),
+    path("me/games/", player_views.my_games, name="my-games"),
     path("arbiter/", include("klinzha_site.arbiter_urls")),
     path("", include("tournaments.urls")),
     path("", include("games.urls")),
     prefix_default_language=False,
 )
+
+# Refusals inside the site's layout (templates/400.html, 403.html, 404.html); Django's own
+# 400 view renders without the request, this one with it.
+handler400 = player_views.bad_request

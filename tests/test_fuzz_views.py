@@ -200,6 +200,7 @@ FORMS: list[tuple[str, str, list[str]]] = [
         A + "/round/{n}/edit/",
         ["board-1-first", "board-1-second", "board-2-first", "board-2-second", "board-9-first"],
     ),
+    ("arbiter results", A + "/round/{n}/results/", ["result-1", "result-2", "result-99999"]),
     ("arbiter publish", A + "/round/{n}/publish/", []),
     ("arbiter discard", A + "/round/{n}/discard/", []),
     ("arbiter unpublish", A + "/round/{n}/unpublish/", []),
@@ -220,6 +221,9 @@ FORMS: list[tuple[str, str, list[str]]] = [
     ("page clock", "/g/{id}/clock/", ["side", "seconds", "article", "from_ply", "reason"]),
     ("page latecomers", "/g/{id}/latecomers/", ["scheduled", "green_arrival", "gold_arrival"]),
     ("page clock revoke", "/g/{id}/clock/{n}/revoke/", ["reason"]),
+    ("account invite", "/accounts/invite/{id}/", ["email"]),
+    ("password reset", "/accounts/password-reset/", ["email"]),
+    ("password set", "/accounts/reset/{n}/set-password/", ["new_password1", "new_password2"]),
 ]
 READS: list[tuple[str, str, list[str]]] = [
     ("arbiter manage", A + "/", []),
@@ -237,6 +241,8 @@ READS: list[tuple[str, str, list[str]]] = [
     ("public crosstable csv", "/t/{slug}/crosstable.csv", []),
     ("public crosstable json", "/t/{slug}/crosstable.json", []),
     ("public player", "/p/{id}/", []),
+    ("my games", "/me/games/", []),
+    ("account invite page", "/accounts/invite/{id}/", []),
 ]
 JSON_VIEWS = [
     ("page sign", "/g/{id}/sign/", ["submission", "public_key", "signature"]),
@@ -283,6 +289,9 @@ def baseline(w: World) -> dict[str, str]:
         "public_key": "k",
         "signature": "s",
         "ply": "1",
+        "email": "fuzz-invite@example.org",
+        "new_password1": "a-long-pass-phrase-1",
+        "new_password2": "a-long-pass-phrase-1",
     }
 
 
@@ -487,6 +496,7 @@ def test_the_fuzz_reaches_every_page_route() -> None:
 
     walk(get_resolver().url_patterns)
     pages = {n for n in names if n.startswith(("arbiter:", "games:", "tournaments:"))}
+    pages |= {"my-games", "player-invite", "password_reset", "password_reset_confirm"}
     fuzzed = {r for r, _, _ in FORMS + READS + JSON_VIEWS} | {"arbiter records upload"}
     by_name = {
         "arbiter:new": "arbiter new",
@@ -502,6 +512,7 @@ def test_the_fuzz_reaches_every_page_route() -> None:
         "arbiter:pairing-job": "arbiter pairing job",
         "arbiter:round": "arbiter round",
         "arbiter:round-edit": "arbiter edit",
+        "arbiter:results": "arbiter results",
         "arbiter:round-publish": "arbiter publish",
         "arbiter:round-discard": "arbiter discard",
         "arbiter:round-unpublish": "arbiter unpublish",
@@ -535,6 +546,10 @@ def test_the_fuzz_reaches_every_page_route() -> None:
         "tournaments:crosstable-csv": "public crosstable csv",
         "tournaments:crosstable-json": "public crosstable json",
         "tournaments:player": "public player",
+        "my-games": "my games",
+        "player-invite": "account invite",
+        "password_reset": "password reset",
+        "password_reset_confirm": "password set",
     }
     missing = sorted(n for n in pages if by_name.get(n) not in fuzzed)
     assert not missing, f"page routes the fuzz does not reach: {missing}"

@@ -461,6 +461,12 @@ ENDPOINTS: list[tuple[str, Call, set[str]]] = [
         ARBITERS,
     ),
     ("arbiter account", page_post(A + "/accounts/", lambda w: {"player": w.player.pk}), ORGANIZER),
+    # Issue 15: an invitation makes and links an account, so the same rule as linking one.
+    (
+        "page invite",
+        page_post("/accounts/invite/{w.game.second_id}/", {"email": "p1@example.org"}),
+        ORGANIZER,
+    ),
     ("arbiter pair", page_post(A + "/pair/"), ARBITERS),
     ("arbiter edit", page_post(A + "/round/2/edit/", {"board-1-first": "1"}), ARBITERS),
     ("arbiter publish", page_post(A + "/round/2/publish/"), ARBITERS),
@@ -472,6 +478,11 @@ ENDPOINTS: list[tuple[str, Call, set[str]]] = [
         ARBITERS,
     ),
     ("arbiter result", page_post(A + "/game/{w.game.pk}/result/", {"result": "draw"}), ARBITERS),
+    (
+        "arbiter results grid",
+        page_post(A + "/round/1/results/", lambda w: {f"result-{w.game.board}": "="}),
+        ARBITERS,
+    ),
     ("arbiter from record", page_post(A + "/game/{w.game.pk}/from-record/"), ARBITERS),
     ("arbiter countersign", page_post(A + "/game/{w.game.pk}/countersign/"), ARBITERS),
     ("arbiter timeout", page_post(A + "/game/{w.game.pk}/timeout/"), ARBITERS),
@@ -645,6 +656,7 @@ def test_the_table_names_every_write_route():
         "arbiter:round-unpublish",
         "arbiter:round-schedule",
         "arbiter:result",
+        "arbiter:results",
         "arbiter:from-record",
         "arbiter:countersign",
         "arbiter:timeout",

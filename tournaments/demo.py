@@ -13,6 +13,8 @@ from tournaments.models import Game, Tournament
 
 DEMO_SLUG = "klinzhai-open-2026"
 ARBITER = ("arbiter", "arbiter-demo-2026")
+# A combatant's account, so that "my games" can be tried: Kor, the top seed.
+PLAYER_LOGIN = ("kor", "kor-demo-2026", "Kor")
 PLAYERS = [
     ("Kor", "Qo'noS Warriors", 1850),
     ("Kang", "Qo'noS Warriors", 1810),
@@ -38,6 +40,7 @@ def demo_load(*, rounds_played: int = 4) -> tuple[Tournament, str, str, bool]:
         user.save()
     existing = Tournament.objects.filter(slug=DEMO_SLUG).first()
     if existing is not None:
+        _player_account(existing)
         return existing, ARBITER[0], ARBITER[1], False
     tournament = services.tournament_create(
         name="Klinzhai Open 2026",
@@ -67,4 +70,19 @@ def demo_load(*, rounds_played: int = 4) -> tuple[Tournament, str, str, bool]:
             if rnd == 1 and game.board == 1:
                 result = Game.Result.DRAW  # a draw: -1/2 each, so negative scores show
             services.game_result_set(game=game, result=result)
+    _player_account(tournament)
     return tournament, ARBITER[0], ARBITER[1], True
+
+
+def _player_account(tournament: Tournament) -> None:
+    """The demo player's account, linked to their player once (an earlier demo had none)."""
+    username, password, name = PLAYER_LOGIN
+    player = tournament.registrations.filter(player__name=name).select_related("player").first()
+    if player is None or player.player.user_id is not None:
+        return
+    User = get_user_model()
+    account, made = User.objects.get_or_create(username=username)
+    if made:
+        account.set_password(password)
+        account.save()
+    services.player_link_user(player=player.player, account=account)

@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 
 from rules.points import format_points
 from tournaments.audit import audit_head, audit_head_parse, audit_verify
-from tournaments.demo import demo_load
+from tournaments.demo import PLAYER_LOGIN, demo_load
 from tournaments.models import Tournament
 from tournaments.selectors import standings_compute
 from tournaments.services import round_pair
@@ -66,7 +66,11 @@ def handle_demo(options: dict[str, Any], stdout: IO[str], stderr: IO[str]) -> in
     tournament, login, password, created = demo_load()
     what = "loaded" if created else "already there"
     stdout.write(f"Demo event {tournament.name!r} {what}: /t/{tournament.slug}/\n")
-    stdout.write(f"Arbiter login: {login} / {password}  (http://127.0.0.1:8000/admin/)\n")
+    # Each login with the page it opens (the admin shows the demo arbiter nothing).
+    stdout.write(f"Arbiter login: {login} / {password}  (http://127.0.0.1:8000/arbiter/)\n")
+    stdout.write(
+        f"Player login: {PLAYER_LOGIN[0]} / {PLAYER_LOGIN[1]}  (http://127.0.0.1:8000/me/games/)\n"
+    )
     return 0
 
 

@@ -66,6 +66,26 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "arbiter:dashboard"
 LOGOUT_REDIRECT_URL = "tournaments:home"
 
+# Invitations, password resets and the players' notices (issue 15). The console backend
+# prints them locally; production names its SMTP server in the DJANGO_EMAIL_* variables.
+EMAIL_BACKEND = env(
+    "DJANGO_EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_HOST = env("DJANGO_EMAIL_HOST", default="localhost")
+EMAIL_PORT = env.int("DJANGO_EMAIL_PORT", default=25)
+EMAIL_HOST_USER = env("DJANGO_EMAIL_HOST_USER", default="")
+EMAIL_HOST_PASSWORD = env("DJANGO_EMAIL_HOST_PASSWORD", default="")
+EMAIL_USE_TLS = env.bool("DJANGO_EMAIL_USE_TLS", default=False)
+EMAIL_TIMEOUT = env.int("DJANGO_EMAIL_TIMEOUT", default=10)
+DEFAULT_FROM_EMAIL = env(
+    "DJANGO_DEFAULT_FROM_EMAIL", default="Klin Zha tournaments <noreply@localhost>"
+)
+# An invitation's set-password link lasts as long as a password reset's (Django's
+# token generator reads this), three days.
+PASSWORD_RESET_TIMEOUT = env.int("DJANGO_PASSWORD_RESET_TIMEOUT", default=3 * 24 * 3600)
+# Where the links of mails sent without a request (notifications) point.
+KZ_SITE_URL = env("KZ_SITE_URL", default="http://127.0.0.1:8000")
+
 ROOT_URLCONF = "klinzha_site.urls"
 
 TEMPLATES = [

@@ -20,6 +20,7 @@ from tournaments.services.common import (
     tournament_lock,
 )
 from tournaments.services.entrants import registration_reinstate, registration_withdraw
+from tournaments.services.notifications import notify_penalty
 from tournaments.signals import penalty_clock_effect
 
 # What Penalty.amount holds (8 digits, 2 of them decimals).
@@ -114,6 +115,7 @@ def penalty_impose(
         },
     )
     standings_bump(tournament)
+    notify_penalty(penalty=penalty)
     return penalty
 
 

@@ -16,6 +16,7 @@ from tournaments.services.common import (
     standings_bump,
     tournament_lock,
 )
+from tournaments.services.notifications import notify_result_to_confirm
 
 # The booklet's "Partita patta": a draw "in caso di torneo ... non è contemplata".
 ITALIAN_NO_DRAW = (
@@ -83,6 +84,8 @@ def game_result_set(*, game: Game, result: str, user: Any = None) -> Game:
         after={"result": result},
     )
     standings_bump(tournament)
+    if locked.result and locked.result_confirmed_at is None:
+        notify_result_to_confirm(game=locked, entered_by=account)
     return locked
 
 

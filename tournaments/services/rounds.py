@@ -31,6 +31,7 @@ from tournaments.services.common import (
     standings_bump,
     tournament_lock,
 )
+from tournaments.services.notifications import notify_round_published
 from tournaments.services.results import game_lock
 
 
@@ -117,6 +118,8 @@ def round_create(
         },
     )
     standings_bump(tournament)
+    if status == Round.Status.PUBLISHED:
+        notify_round_published(round=rnd)
     return rnd
 
 
@@ -147,6 +150,7 @@ def round_publish(*, round: Round, user: Any = None) -> Round:
         after={"round": locked.number},
     )
     standings_bump(locked.tournament)
+    notify_round_published(round=locked)
     return locked
 
 

@@ -1,0 +1,90 @@
+"""A player's own pages: "my games", an official's invitation of a player, the refusals."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+
+from klinzha_site.errors import Conflict
+from tournaments import player_selectors, selectors
+from tournaments.models import Player
+from tournaments.permissions import errors_text
+from tournaments.roles import user_may_edit_player, user_player
+from tournaments.services.accounts import player_invite
+
+
+@login_required
+def my_games(request: HttpRequest) -> HttpResponse:
+    """The logged-in user's own games only: their account's player, nobody else's."""
+    player = user_player(request.user)
+    rows = player_selectors.my_games(player=player) if player is not None else []
+    return render(
+        request,
+        "tournaments/my_games.html",
+        {
+            "player": player,
+            "rows": rows,
+            "next": player_selectors.next_pairing(rows),
+            "to_submit": [r for r in rows if r.to_submit and not r.game.result],
+            "to_sign": [r for r in rows if r.to_sign],
+            "penalties": (
+                selectors.player_penalties(player=player, user=request.user) if player else []
+            ),
+        },
+    )
+
+
+@login_required
+def invite(request: HttpRequest, pk: int) -> HttpResponse:
+    """An official makes the player's account: the player gets a link to set its password.
+    Who may is the one rule of linking an account (roles.user_may_edit_player)."""
+    player = get_object_or_404(Player, pk=pk)
+    if not user_may_edit_player(user=request.user, player=player):
+        raise PermissionDenied(
+            _("only staff or the organizer of every event this player entered may invite them")
+        )
+    status = 200
+    error = ""
+    if player.user_id is not None:
+        error, status = _("%(name)s has an account already.") % {"name": player.name}, 409
+    elif request.method == "POST":
+        try:
+            made = player_invite(
+                player=player,
+                email=request.POST.get("email", ""),
+                user=request.user,
+                site_url=request.build_absolute_uri("/"),
+            )
+        except Conflict as exc:
+            error, status = errors_text(exc), 409
+        except ValidationError as exc:
+            error, status = errors_text(exc), 400
+        else:
+            messages.success(
+                request,
+                _("%(name)s is invited as %(login)s: the link to set a password went to %(to)s.")
+                % {
+                    "name": made.player.name,
+                    "login": made.account.get_username(),
+                    "to": made.account.email,
+                },
+            )
+            return redirect("tournaments:player", pk=player.pk)
+    return render(
+        request,
+        "registration/invite.html",
+        {"player": player, "error": error, "email": request.POST.get("email", "")},
+        status=status,
+    )
+
+
+def bad_request(request: HttpRequest, exception: Any = None) -> HttpResponse:
+    """Django's own 400 page renders without the request; this one keeps the site's layout
+    (the header, the account link) and says nothing of the exception."""
+    return render(request, "400.html", status=400)

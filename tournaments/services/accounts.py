@@ -1,0 +1,109 @@
+"""Players' accounts: an official invites a player, who sets a password from the link."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.tokens import default_token_generator
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.mail import send_mail
+from django.core.validators import validate_email
+from django.db import transaction
+from django.urls import reverse
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
+from django.utils.text import slugify
+
+from klinzha_site.errors import Conflict
+from tournaments.models import Player
+from tournaments.roles import user_may_edit_player
+from tournaments.services.entrants import player_link_user
+
+logger = logging.getLogger(__name__)
+
+# What auth.User.username holds.
+USERNAME_MAX = 150
+
+
+@dataclass(frozen=True)
+class Invitation:
+    """The account an invitation made and the link that sets its password."""
+
+    player: Player
+    account: Any
+    link: str
+
+
+def password_set_link(*, account: Any, site_url: str) -> str:
+    """The absolute link of Django's PasswordResetConfirmView for `account`: it works once,
+    and only until the password changes or settings.PASSWORD_RESET_TIMEOUT passes."""
+    uid = urlsafe_base64_encode(force_bytes(account.pk))
+    token = default_token_generator.make_token(account)
+    path = reverse("password_reset_confirm", kwargs={"uidb64": uid, "token": token})
+    return site_url.rstrip("/") + path
+
+
+def _username_free(name: str) -> str:
+    User = get_user_model()
+    base = (slugify(name) or "player")[: USERNAME_MAX - 8]
+    candidate, n = base, 1
+    while User.objects.filter(username__iexact=candidate).exists():
+        n += 1
+        candidate = f"{base}-{n}"
+    return candidate
+
+
+def _invite_send(*, to: str, player_name: str, username: str, link: str) -> None:
+    """Sent once committed; a mail server that fails is logged, the account stays made and
+    the official can see the link on the page (it is returned) to pass on by hand."""
+    try:
+        send_mail(
+            subject="Klin Zha tournaments: your account",
+            message=(
+                f"An account was made for {player_name}.\n\n"
+                f"Your user name: {username}\n"
+                f"Choose your password here (the link works once):\n{link}\n\n"
+                "Then log in to see your games, submit and sign your records."
+            ),
+            from_email=settings.DEFAULT_FROM_EMAIL,
+            recipient_list=[to],
+        )
+    except Exception:  # any backend's failure: the write stands (issue 15)
+        logger.exception("the invitation to %s could not be sent", to)
+
+
+@transaction.atomic
+def player_invite(*, player: Player, email: str, user: Any, site_url: str) -> Invitation:
+    """Make an account for a player who has none, link it (entrants.player_link_user, who
+    may is roles.user_may_edit_player) and mail its set-password link once committed."""
+    stored = Player.objects.get(pk=player.pk)
+    if not user_may_edit_player(user=user, player=stored):
+        raise PermissionDenied(
+            "only staff or the organizer of every event this player entered may invite them"
+        )
+    if stored.user_id is not None:
+        raise Conflict({"player": f"{stored.name} has an account already"})
+    email = (email or "").strip()
+    if not email:
+        raise ValidationError({"email": "an email address is needed: the link goes there"})
+    try:
+        validate_email(email)
+    except ValidationError:
+        raise ValidationError({"email": f"{email!r} is not an email address"}) from None
+    User = get_user_model()
+    if User.objects.filter(email__iexact=email).exists():
+        raise ValidationError({"email": "another account has this email address"})
+    account = User(username=_username_free(stored.name), email=email)
+    account.set_unusable_password()
+    account.save()
+    linked = player_link_user(player=stored, account=account, user=user)
+    link = password_set_link(account=account, site_url=site_url)
+    username = account.get_username()
+    transaction.on_commit(
+        lambda: _invite_send(to=email, player_name=linked.name, username=username, link=link)
+    )
+    return Invitation(player=linked, account=account, link=link)
