@@ -63,10 +63,16 @@ def _flier_rays(sq: int) -> tuple[tuple[int, ...], ...]:
 FLIER_RAYS: Final = [_flier_rays(s) for s in range(len(RAYS))]
 # FLIER_NEAR[s]: the squares from which a Flier's lines pass over or onto `s`.
 FLIER_NEAR: Final = [0] * len(RAYS)
+# FLIER_TO[o][t]: the squares a Flier on `o` flies over to land on `t` (two steps or more).
+FLIER_TO: Final[list[dict[int, int]]] = [{} for _ in RAYS]
 for _o, _rays in enumerate(FLIER_RAYS):
     for _ray in _rays:
-        for _b in _ray:
+        _over = 0
+        for _step, _b in enumerate(_ray):
             FLIER_NEAR[_b.bit_length() - 1] |= BIT[_o]
+            if _step >= 2:
+                FLIER_TO[_o][_b.bit_length() - 1] = _over
+            _over |= _b
 
 
 class ItalianPosition(Position):
@@ -249,12 +255,9 @@ class ItalianPosition(Position):
             if b >= 0:
                 blks |= BIT[b]
         reach = 0
-        for ray in FLIER_RAYS[o]:
-            for step, b in enumerate(ray):
-                if step >= 2:
-                    reach |= b
-                if b & blks:
-                    break
+        for t, over in FLIER_TO[o].items():
+            if not over & blks:
+                reach |= BIT[t]
         return reach
 
     def _blockader_zone_bars(self, side: int, carrying: bool = False) -> int:
@@ -372,14 +375,10 @@ class ItalianPosition(Position):
         fliers = kb[FLIER] & free & FLIER_NEAR[g]
         if fliers:
             blks = (BIT[ab] if ab >= 0 else 0) | (BIT[dblk] if dblk >= 0 else 0)
-            gb = BIT[g]
             for o in iter_bits(fliers):
-                for ray in FLIER_RAYS[o]:
-                    for step, b in enumerate(ray):
-                        if b == gb and step >= 2:
-                            att |= BIT[o]
-                        if b & (blks | gb):
-                            break
+                over = FLIER_TO[o].get(g)
+                if over is not None and not over & blks:
+                    att |= BIT[o]
         passable = BOARD & ~(own | foes | dzoc)
         r1 = NB[g]
         read = r1
