@@ -46,6 +46,7 @@ urlpatterns += i18n_patterns(
     ),
     path("accounts/invite/<int:pk>/", player_views.invite, name="player-invite"),
     path("me/games/", player_views.my_games, name="my-games"),
+    path("accounts/home/", player_views.after_login, name="after-login"),
     path("arbiter/", include("klinzha_site.arbiter_urls")),
     path("", include("tournaments.urls")),
     path("", include("games.urls")),

@@ -243,6 +243,7 @@ READS: list[tuple[str, str, list[str]]] = [
     ("public player", "/p/{id}/", []),
     ("my games", "/me/games/", []),
     ("account invite page", "/accounts/invite/{id}/", []),
+    ("after login", "/accounts/home/", []),
 ]
 JSON_VIEWS = [
     ("page sign", "/g/{id}/sign/", ["submission", "public_key", "signature"]),
@@ -496,7 +497,13 @@ def test_the_fuzz_reaches_every_page_route() -> None:
 
     walk(get_resolver().url_patterns)
     pages = {n for n in names if n.startswith(("arbiter:", "games:", "tournaments:"))}
-    pages |= {"my-games", "player-invite", "password_reset", "password_reset_confirm"}
+    pages |= {
+        "my-games",
+        "player-invite",
+        "password_reset",
+        "password_reset_confirm",
+        "after-login",
+    }
     fuzzed = {r for r, _, _ in FORMS + READS + JSON_VIEWS} | {"arbiter records upload"}
     by_name = {
         "arbiter:new": "arbiter new",
@@ -550,6 +557,7 @@ def test_the_fuzz_reaches_every_page_route() -> None:
         "player-invite": "account invite",
         "password_reset": "password reset",
         "password_reset_confirm": "password set",
+        "after-login": "after login",
     }
     missing = sorted(n for n in pages if by_name.get(n) not in fuzzed)
     assert not missing, f"page routes the fuzz does not reach: {missing}"

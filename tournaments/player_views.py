@@ -15,7 +15,7 @@ from klinzha_site.errors import Conflict
 from tournaments import player_selectors, selectors
 from tournaments.models import Player
 from tournaments.permissions import errors_text
-from tournaments.roles import user_may_edit_player, user_player
+from tournaments.roles import user_is_official, user_may_edit_player, user_player
 from tournaments.services.accounts import player_invite
 
 
@@ -82,6 +82,17 @@ def invite(request: HttpRequest, pk: int) -> HttpResponse:
         {"player": player, "error": error, "email": request.POST.get("email", "")},
         status=status,
     )
+
+
+@login_required
+def after_login(request: HttpRequest) -> HttpResponse:
+    """Where a login without a `next` lands: officials on their arbiter's pages, everyone
+    else (players) on their own games, not on an arbiter's page that has nothing for them."""
+    user: Any = request.user
+    # The header's test for its Arbiter link (templatetags.site_nav).
+    if user_is_official(user) or user.organized_tournaments.exists():
+        return redirect("arbiter:dashboard")
+    return redirect("my-games")
 
 
 def bad_request(request: HttpRequest, exception: Any = None) -> HttpResponse:

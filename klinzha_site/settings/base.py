@@ -63,7 +63,7 @@ AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "arbiter:dashboard"
+LOGIN_REDIRECT_URL = "after-login"  # officials to /arbiter/, players to their games
 LOGOUT_REDIRECT_URL = "tournaments:home"
 
 # Invitations, password resets and the players' notices (issue 15). The console backend

@@ -13,7 +13,7 @@ from django.contrib.auth import get_user_model
 
 from games import services as game_services
 from tournaments import services
-from tournaments.demo import demo_load
+from tournaments.demo import PLAYER_LOGIN, demo_load
 from tournaments.models import Game, Tournament
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -265,3 +265,32 @@ def test_readme_shows_the_screenshots():
     assert len(named) >= 8
     for name in named:
         assert (SCREENSHOTS / name).is_file(), name
+
+
+def test_the_players_pages_fit_a_phone(site, browser_page):
+    """Issue 15's pages: the password reset, a refusal, the demo player's own games, and the
+    organizer's invitation of a player, at 390 px."""
+    base, public, _, (login, password) = site
+    page = browser_page
+    page.set_viewport_size({"width": 390, "height": 844})
+    widths = {}
+
+    def visit(name: str, path: str) -> None:
+        page.goto(base + path)
+        assert page.locator("main").count() == 1, name
+        widths[name] = page_width(page)
+
+    visit("password reset", "/accounts/password-reset/")
+    visit("a used set-password link", "/accounts/reset/MQ/used-token/")
+    visit("not found", "/t/no-such-event/")
+    log_in(page, base, PLAYER_LOGIN[0], PLAYER_LOGIN[1])
+    page.wait_for_url("**/me/games/")
+    assert page.locator("#next-pairing").is_visible()
+    widths["my games"] = page_width(page)
+    visit("a refusal", "/arbiter/t/wide-event/")
+    page.context.clear_cookies()
+    log_in(page, base, login, password)
+    kor = Tournament.objects.get(slug="wide-event").registrations.get(player__name="Kor")
+    visit("invite", f"/accounts/invite/{kor.player_id}/")
+    assert page.locator("input[name=email]").is_visible()
+    assert all(scroll <= inner for scroll, inner in widths.values()), widths

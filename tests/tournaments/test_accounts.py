@@ -161,6 +161,19 @@ def test_the_username_is_made_unique(client, event):
     assert player.user.get_username() == "ann-smith-2"
 
 
+def test_a_login_without_next_lands_players_on_their_games_and_officials_on_arbiter(client, event):
+    t, player, organizer = event
+    player.user = User.objects.create_user("ann", password="pw-ann-123456")
+    player.save(update_fields=["user"])
+    resp = login(client, "ann", "pw-ann-123456")
+    assert client.get(resp["Location"])["Location"] == "/me/games/"
+    client.logout()
+    organizer.set_password("pw-org-12345")
+    organizer.save()
+    resp = login(client, "org", "pw-org-12345")
+    assert client.get(resp["Location"])["Location"] == "/arbiter/"
+
+
 def test_password_reset_through_djangos_views(client, mailoutbox):
     user = User.objects.create_user("kor", email="kor@example.org", password="old-pass-4567")
     page = client.get("/accounts/login/")
