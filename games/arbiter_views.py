@@ -4,6 +4,7 @@ records uploaded in bulk)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.contrib import messages
@@ -19,7 +20,7 @@ from klinzha_site.parsing import ascii_int
 from tournaments import selectors as tournament_selectors
 from tournaments import services as tournament_services
 from tournaments.arbiter_views import round_get
-from tournaments.forms import PenaltyForm, ResultForm
+from tournaments.forms import RESULT_CODE_OF, PenaltyForm, ResultForm, result_code_parse
 from tournaments.models import Game, Round, Tournament
 from tournaments.permissions import manage_url, round_url, tournament_role
 from tournaments.roles import Role
@@ -31,6 +32,19 @@ ITALIAN_ANNUL = _("7.3 No legal position can be restored: annulled and replayed 
 @tournament_role(Role.ARBITER)
 def round_console(request: HttpRequest, t: Tournament, number: int) -> HttpResponse:
     rnd = round_get(t, number)
+    context = _console_context(request, t, rnd)
+    template = "arbiter/_games.html" if request.htmx else "arbiter/round.html"  # type: ignore[attr-defined]
+    return render(request, template, context)
+
+
+def _console_context(
+    request: HttpRequest,
+    t: Tournament,
+    rnd: Round,
+    typed: dict[int, str] | None = None,
+    errors: dict[int, str] | None = None,
+) -> dict[str, Any]:
+    number = rnd.number
     italian = t.ruleset == Tournament.Ruleset.ITALIAN_SOCIETY
     context: dict[str, Any] = {
         "t": t,
@@ -54,14 +68,65 @@ def round_console(request: HttpRequest, t: Tournament, number: int) -> HttpRespo
         "irregularities": Irregularity.objects.filter(game__round=rnd).select_related("game"),
         "has_results": rnd.games.exclude(result=Game.Result.PENDING).exists(),
         "last_round": t.rounds.count(),
+        "round_numbers": list(t.rounds.order_by("number").values_list("number", flat=True)),
+        "grid_errors": bool(errors),
     }
+    context["next_round"] = context["last_round"] + 1
+    # The grid's boxes open blank (a stray Enter saves nothing); after a refusal they keep
+    # what was typed, with each board's error beside it.
+    for row in context["rows"]:
+        row.game.grid_value = (typed or {}).get(row.game.board, "")
+        row.game.grid_error = (errors or {}).get(row.game.board, "")
+        row.game.grid_code = RESULT_CODE_OF.get(row.game.result, "")
     if rnd.status == Round.Status.DRAFT:
         ids = {g.first_id for g in rnd.games.all()} | {
             g.second_id for g in rnd.games.all() if g.second_id
         }
         context["players"] = t.registrations.filter(player_id__in=ids).select_related("player")
-    template = "arbiter/_games.html" if request.htmx else "arbiter/round.html"  # type: ignore[attr-defined]
-    return render(request, template, context)
+    return context
+
+
+_GRID_FIELD = re.compile(r"result-([0-9]{1,5})")
+
+
+@require_POST
+@tournament_role(Role.ARBITER)
+def results_grid(request: HttpRequest, t: Tournament, number: int) -> HttpResponse:
+    """The round's results typed in the grid, saved at once: all of them or, when a board
+    is refused, none, and the page again with every refused board marked (400)."""
+    rnd = round_get(t, number)
+    typed: dict[int, str] = {}
+    results: dict[int, str] = {}
+    errors: dict[int, str] = {}
+    for key, value in request.POST.items():
+        m = _GRID_FIELD.fullmatch(key)
+        if m is None or not value.strip():
+            continue
+        board = int(m[1])
+        typed[board] = value[:12]
+        try:
+            results[board] = result_code_parse(value)
+        except ValidationError as exc:
+            errors[board] = " ".join(exc.messages)
+    if not errors and results:
+        try:
+            saved = tournament_services.round_results_set(
+                round=rnd, results=results, user=request.user
+            )
+        except ValidationError as exc:
+            refusals = exc.message_dict if hasattr(exc, "error_dict") else {"": exc.messages}
+            for key, messages_ in refusals.items():
+                m = re.fullmatch(r"board ([0-9]+)", key)
+                errors[int(m[1]) if m else 0] = " ".join(messages_)
+        else:
+            messages.success(request, f"round {number}: {len(saved)} results saved")
+            return redirect(round_url(t, number))
+    elif not errors:
+        messages.info(request, "no result typed: nothing saved")
+        return redirect(round_url(t, number))
+    context = _console_context(request, t, rnd, typed=typed, errors=errors)
+    context["grid_other_errors"] = [e for b, e in errors.items() if b not in typed]
+    return render(request, "arbiter/round.html", context, status=400)
 
 
 def _game(t: Tournament, game_id: int) -> Game:

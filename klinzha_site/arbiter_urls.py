@@ -22,6 +22,7 @@ urlpatterns = [
     path("t/<slug:slug>/pair/", v.pair, name="pair"),
     path("t/<slug:slug>/pairing/<int:job_id>/", v.pairing_job, name="pairing-job"),
     path("t/<slug:slug>/round/<int:number>/", console.round_console, name="round"),
+    path("t/<slug:slug>/round/<int:number>/results/", console.results_grid, name="results"),
     path("t/<slug:slug>/round/<int:number>/edit/", v.round_edit, name="round-edit"),
     path("t/<slug:slug>/round/<int:number>/publish/", v.round_publish, name="round-publish"),
     path("t/<slug:slug>/round/<int:number>/discard/", v.round_discard, name="round-discard"),

@@ -110,6 +110,46 @@ class ResultForm(forms.Form):
     result = forms.ChoiceField(choices=[c for c in Game.Result.choices if c[0]])
 
 
+# The console's results grid takes what an arbiter types from a result slip, as
+# chess-results does: 1 the first placer wins, 0 the second, = a draw, + / - a win / loss by
+# forfeit of the first placer, -- both forfeit. Blank leaves the board as it is.
+RESULT_CODES = {
+    "1": Game.Result.FIRST_WIN,
+    "1-0": Game.Result.FIRST_WIN,
+    "0": Game.Result.SECOND_WIN,
+    "0-1": Game.Result.SECOND_WIN,
+    "=": Game.Result.DRAW,
+    "½": Game.Result.DRAW,
+    "+": Game.Result.FIRST_FORFEIT_WIN,
+    "+-": Game.Result.FIRST_FORFEIT_WIN,
+    "+:-": Game.Result.FIRST_FORFEIT_WIN,
+    "-": Game.Result.SECOND_FORFEIT_WIN,
+    "-+": Game.Result.SECOND_FORFEIT_WIN,
+    "-:+": Game.Result.SECOND_FORFEIT_WIN,
+    "--": Game.Result.DOUBLE_FORFEIT,
+    "-:-": Game.Result.DOUBLE_FORFEIT,
+}
+RESULT_CODE_OF = {
+    Game.Result.FIRST_WIN: "1",
+    Game.Result.SECOND_WIN: "0",
+    Game.Result.DRAW: "=",
+    Game.Result.FIRST_FORFEIT_WIN: "+",
+    Game.Result.SECOND_FORFEIT_WIN: "-",
+    Game.Result.DOUBLE_FORFEIT: "--",
+}
+
+
+def result_code_parse(code: str) -> str:
+    """The result a typed code stands for; ValidationError saying which codes exist."""
+    result = RESULT_CODES.get(code.strip().replace(" ", ""))
+    if result is None:
+        raise forms.ValidationError(
+            _("%(code)s is no result: type 1, 0, =, + or - (forfeits), -- (both forfeit)")
+            % {"code": code.strip()[:12]}
+        )
+    return result
+
+
 class PenaltyForm(forms.Form):
     player = forms.ModelChoiceField(queryset=Player.objects.all())
     kind = forms.ChoiceField(

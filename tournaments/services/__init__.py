@@ -29,7 +29,12 @@ from tournaments.services.pairing_jobs import (
     pairing_job_run,
 )
 from tournaments.services.penalties import penalty_impose, penalty_revoke
-from tournaments.services.results import game_lock, game_result_countersign, game_result_set
+from tournaments.services.results import (
+    game_lock,
+    game_result_countersign,
+    game_result_set,
+    round_results_set,
+)
 from tournaments.services.round_pairing import round_pair
 from tournaments.services.rounds import (
     game_spindle_choose,
@@ -69,6 +74,7 @@ __all__ = [
     "round_create",
     "round_discard",
     "round_pair",
+    "round_results_set",
     "round_pairings_edit",
     "round_publish",
     "round_schedule",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -116,3 +117,28 @@ def game_result_countersign(*, game: Game, user: Any) -> Game:
     )
     standings_bump(tournament)
     return locked
+
+
+@transaction.atomic
+def round_results_set(*, round: Round, results: Mapping[int, str], user: Any = None) -> list[Game]:
+    """A round's results entered at once (the console's grid), board by board through
+    game_result_set: all or none. Every refused board is named (ValidationError keyed
+    "board N") and then no board is saved, so a typo never leaves half a round entered."""
+    require_arbiter(user, round.tournament)
+    tournament_lock(round.tournament_id)
+    games = {g.board: g for g in round.games.all()}
+    errors: dict[str, str] = {}
+    saved = []
+    for board in sorted(results):
+        game = games.get(board)
+        if game is None:
+            errors[f"board {board}"] = f"round {round.number} has no board {board}"
+            continue
+        try:
+            with transaction.atomic():  # a savepoint: the other boards are still tried
+                saved.append(game_result_set(game=game, result=results[board], user=user))
+        except ValidationError as exc:
+            errors[f"board {board}"] = " ".join(exc.messages)
+    if errors:
+        raise ValidationError(errors)
+    return saved

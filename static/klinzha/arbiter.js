@@ -1,0 +1,26 @@
+// The round console's results grid by keyboard: a typed 1, 0, = or + moves on to the next
+// board (- waits: it may become --), arrows move up and down, Enter saves the round.
+(function () {
+  "use strict";
+  var DONE = { "1": true, "0": true, "=": true, "+": true, "½": true };
+  function boxes() {
+    return Array.prototype.slice.call(document.querySelectorAll("input.rescode"));
+  }
+  function move(from, step) {
+    var all = boxes();
+    var next = all[all.indexOf(from) + step];
+    if (next) { next.focus(); next.select(); }
+  }
+  document.addEventListener("input", function (e) {
+    var box = e.target;
+    if (!box.classList || !box.classList.contains("rescode")) { return; }
+    box.classList.toggle("typed", box.value.trim() !== "");
+    if (DONE[box.value.trim()]) { move(box, 1); }
+  });
+  document.addEventListener("keydown", function (e) {
+    var box = e.target;
+    if (!box.classList || !box.classList.contains("rescode")) { return; }
+    if (e.key === "ArrowDown") { e.preventDefault(); move(box, 1); }
+    if (e.key === "ArrowUp") { e.preventDefault(); move(box, -1); }
+  });
+})();

@@ -1,0 +1,129 @@
+"""Issue 15 item 2: the arbiter's pages built around the tasks (results grid, pair next
+round, withdrawals with confirmation and undo, the tournament form, bulk entrants)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
+
+from tournaments import services
+from tournaments.models import Game, Registration, Round
+
+pytestmark = pytest.mark.django_db
+User = get_user_model()
+
+
+@pytest.fixture
+def organizer():
+    user = User.objects.create_user("org", password="pw-organizer-1")
+    user.user_permissions.add(Permission.objects.get(codename="add_tournament"))
+    return user
+
+
+@pytest.fixture
+def event(organizer):
+    t = services.tournament_create(
+        name="Club Night",
+        slug="club-night",
+        start_date=date(2026, 11, 20),
+        organizer=organizer,
+        rounds_planned=3,
+    )
+    for i, name in enumerate(["Ann", "Bob", "Cid", "Dax", "Eve", "Fay"]):
+        p = services.player_create(name=name, rating=1800 - 100 * i)
+        services.registration_create(tournament=t, player=p)
+    return t
+
+
+@pytest.fixture
+def round1(client, organizer, event) -> Round:
+    client.force_login(organizer)
+    return services.round_pair(tournament=event, user=organizer)
+
+
+def games_of(rnd: Round) -> list[Game]:
+    return list(rnd.games.filter(kind=Game.Kind.GAME).order_by("board"))
+
+
+def test_grid_opens_blank_and_saves_the_whole_round_at_once(client, event, round1):
+    page = client.get(f"/arbiter/t/{event.slug}/round/1/").content.decode()
+    games = games_of(round1)
+    for g in games:
+        # A blank box, no result preset: a stray Enter saves nothing.
+        assert f'name="result-{g.board}" id="result-{g.board}" value=""' in page
+    assert 'id="save-results"' in page and 'form="results-grid"' in page
+    # The per-game dropdown of a pending game is preset to nothing either.
+    assert '<option value="" selected>—</option>' in page
+    resp = client.post(f"/arbiter/t/{event.slug}/round/1/results/", {})
+    assert resp.status_code == 302
+    assert all(not g.result for g in games_of(round1))
+
+    codes = ["1", "=", "0"]
+    data = {f"result-{g.board}": code for g, code in zip(games, codes, strict=True)}
+    resp = client.post(f"/arbiter/t/{event.slug}/round/1/results/", data, follow=True)
+    assert resp.status_code == 200 and "3 results saved" in resp.content.decode()
+    assert [g.result for g in games_of(round1)] == ["first_win", "draw", "second_win"]
+    assert event.audit.filter(action="result").count() == 3
+
+
+def test_grid_refuses_a_bad_row_and_saves_none_of_the_others(client, event, round1):
+    games = games_of(round1)
+    data = {
+        f"result-{games[0].board}": "1",
+        f"result-{games[1].board}": "x7",
+        f"result-{games[2].board}": "+",
+    }
+    resp = client.post(f"/arbiter/t/{event.slug}/round/1/results/", data)
+    assert resp.status_code == 400
+    body = resp.content.decode()
+    assert "Nothing was saved" in body and "x7 is no result" in body
+    assert f'id="result-{games[1].board}-error"' in body
+    assert 'value="x7"' in body and 'value="+"' in body  # what was typed is kept
+    assert all(not g.result for g in games_of(round1))
+
+
+def test_grid_a_board_refused_by_the_service_rolls_back_the_others(client, organizer, event):
+    services.tournament_update(tournament=event, user=organizer, ruleset="italian-society")
+    client.force_login(organizer)
+    rnd = services.round_pair(tournament=event, user=organizer)
+    games = games_of(rnd)
+    data = {f"result-{games[0].board}": "1", f"result-{games[1].board}": "="}
+    resp = client.post(f"/arbiter/t/{event.slug}/round/1/results/", data)
+    assert resp.status_code == 400
+    body = resp.content.decode()
+    assert f'id="result-{games[1].board}-error"' in body and "no draws" in body
+    assert all(not g.result for g in games_of(rnd))
+
+
+def test_grid_forfeits(client, event, round1):
+    games = games_of(round1)
+    data = {
+        f"result-{games[0].board}": "+",
+        f"result-{games[1].board}": "-",
+        f"result-{games[2].board}": "--",
+    }
+    client.post(f"/arbiter/t/{event.slug}/round/1/results/", data)
+    assert [g.result for g in games_of(round1)] == [
+        "first_forfeit_win",
+        "second_forfeit_win",
+        "double_forfeit",
+    ]
+
+
+def test_console_navigates_rounds_and_pairs_the_next(client, event, round1):
+    page = client.get(f"/arbiter/t/{event.slug}/round/1/").content.decode()
+    assert 'id="round-nav"' in page and 'id="pair-next-round"' in page
+    data = {f"result-{g.board}": "1" for g in games_of(round1)}
+    client.post(f"/arbiter/t/{event.slug}/round/1/results/", data)
+    resp = client.post(f"/arbiter/t/{event.slug}/pair/")
+    assert resp.status_code == 302 and resp["Location"].endswith("/round/2/")
+    page = client.get(f"/arbiter/t/{event.slug}/round/2/").content.decode()
+    assert f'href="/arbiter/t/{event.slug}/round/1/" rel="prev"' in page
+    assert 'id="pair-next-round"' not in page  # round 2 is a proposal: publish it first
+    page = client.get(f"/arbiter/t/{event.slug}/round/1/").content.decode()
+    assert f'href="/arbiter/t/{event.slug}/round/2/" rel="next"' in page
+    assert 'id="pair-next-round"' not in page  # only from the last round
+    assert Registration.objects.filter(tournament=event).count() == 6
