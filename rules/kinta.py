@@ -331,6 +331,14 @@ class KintaPosition(Position):
         o = move.origin
         assert o is not None
         t = move.dest
+        if not self.sq[t] and not self.notes:
+            # No combat: the warrior takes its strength along (only changed ones are kept).
+            self.notes = self.resolved = self.last_combat = None
+            kept = self.strength.pop(o, None)
+            super().push_battle_move(side, move)
+            if kept is not None:
+                self.strength[t] = kept
+            return
         result = self._combat(side, move)
         self.last_combat = result
         if result is None or result.attacker_won:
