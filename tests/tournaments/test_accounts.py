@@ -217,3 +217,14 @@ def test_the_demo_prints_logins_that_work_where_they_point(client):
             assert b"Klinzhai Open 2026" in shown.content
         else:
             assert b"Next pairing" in shown.content or b"All my games" in shown.content
+
+
+def test_the_organizers_entrants_list_links_the_invitation(client, event):
+    t, player, organizer = event
+    client.force_login(organizer)
+    page = client.get(f"/arbiter/t/{t.slug}/").content.decode()
+    assert f'href="/accounts/invite/{player.pk}/"' in page
+    arbiter = User.objects.create_user("arb")
+    t.arbiters.add(arbiter)
+    client.force_login(arbiter)
+    assert "/accounts/invite/" not in client.get(f"/arbiter/t/{t.slug}/").content.decode()
