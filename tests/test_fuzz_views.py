@@ -236,7 +236,7 @@ READS: list[tuple[str, str, list[str]]] = [
     ("page canonical", "/g/{id}/canonical.txt", ["submission"]),
     ("public tournament", "/t/{slug}/", []),
     ("public round", "/t/{slug}/round/{n}/", []),
-    ("public standings", "/t/{slug}/standings/", ["format", "page"]),
+    ("public standings", "/t/{slug}/standings/", ["format", "page", "round"]),
     ("public crosstable", "/t/{slug}/crosstable/", []),
     ("public crosstable csv", "/t/{slug}/crosstable.csv", []),
     ("public crosstable json", "/t/{slug}/crosstable.json", []),

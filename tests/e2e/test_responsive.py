@@ -73,6 +73,7 @@ def site(live_server):
         "tournament": f"/t/{t.slug}/",
         "pairings": f"/t/{t.slug}/round/9/",
         "standings": f"/t/{t.slug}/standings/",
+        "standings after round 1": f"/t/{t.slug}/standings/?round=1",
         "crosstable": f"/t/{t.slug}/crosstable/",
         "player": f"/p/{long_player}/",
         "game": f"/g/{game.pk}/",

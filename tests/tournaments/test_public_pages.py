@@ -117,6 +117,9 @@ def test_standings_after_each_round_equal_a_recomputation_at_that_round(client):
         assert names == [r.entrant.name for r in again]
         scores = re.findall(r'<td class="num score">([^<]*)<', table)
         assert scores == [format_points(r.score) for r in again]
+    detail = client.get(f"/t/{t.slug}/").content.decode()
+    for n in (1, 2, 3):
+        assert f'href="/t/{t.slug}/standings/?round={n}"' in detail
     # After round 1 differs from the current standings: the page shows the round's own.
     one = [r.score for r in standings_compute(tournament=t, after_round=1)]
     assert one != [r.score for r in standings_compute(tournament=t)]
