@@ -15,6 +15,11 @@ urlpatterns = [
     path("t/<slug:slug>/officials/", v.officials_update, name="officials"),
     path("t/<slug:slug>/entrants/", v.entrant_add, name="entrant-add"),
     path("t/<slug:slug>/entrants/<int:player_id>/withdraw/", v.entrant_withdraw, name="withdraw"),
+    path(
+        "t/<slug:slug>/entrants/<int:player_id>/undo-withdrawal/",
+        v.entrant_withdrawal_undo,
+        name="withdraw-undo",
+    ),
     path("t/<slug:slug>/start-ranks/", v.start_ranks, name="start-ranks"),
     path("t/<slug:slug>/byes/", v.bye_request, name="bye-request"),
     path("t/<slug:slug>/accounts/", v.account_link, name="account"),

@@ -454,6 +454,7 @@ ENDPOINTS: list[tuple[str, Call, set[str]]] = [
     ("arbiter officials", page_post(A + "/officials/", {"arbiters": ""}), ORGANIZER),
     ("arbiter entrant", page_post(A + "/entrants/", {"name": "Zed"}), ARBITERS),
     ("arbiter withdraw", page_post(A + "/entrants/{w.player.pk}/withdraw/"), ARBITERS),
+    ("arbiter withdraw undo", page_post(A + "/entrants/{w.player.pk}/undo-withdrawal/"), ARBITERS),
     ("arbiter start ranks", page_post(A + "/start-ranks/", {"sort": "1"}), ARBITERS),
     (
         "arbiter bye",
@@ -645,6 +646,7 @@ def test_the_table_names_every_write_route():
         "arbiter:officials",
         "arbiter:entrant-add",
         "arbiter:withdraw",
+        "arbiter:withdraw-undo",
         "arbiter:bye-request",
         "arbiter:start-ranks",
         "arbiter:account",

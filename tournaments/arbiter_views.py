@@ -12,7 +12,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from klinzha_site.parsing import SMALL_MAX, ascii_int, ascii_int_or_none
 from tournaments import pairing_selectors, selectors, services
@@ -93,6 +93,7 @@ def manage(request: HttpRequest, t: Tournament) -> HttpResponse:
             "registrations": regs,
             "rounds": t.rounds.all(),
             "next_round": t.rounds.count() + 1,
+            "paired_rounds": t.rounds.count(),
         },
     )
 
@@ -148,13 +149,36 @@ def entrant_add(request: HttpRequest, t: Tournament) -> HttpResponse:
     return redirect(manage_url(t))
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 @tournament_role(Role.ARBITER)
 def entrant_withdraw(request: HttpRequest, t: Tournament, player_id: int) -> HttpResponse:
-    reg = get_object_or_404(Registration, tournament=t, player_id=player_id)
+    """GET asks to confirm (what the withdrawal does, and until when it can be undone);
+    POST withdraws."""
+    reg = get_object_or_404(
+        Registration.objects.select_related("player"), tournament=t, player_id=player_id
+    )
+    if request.method == "GET":
+        return render(
+            request,
+            "arbiter/withdraw_confirm.html",
+            {"t": t, "reg": reg, "paired": t.rounds.count()},
+        )
     services.registration_withdraw(registration=reg, user=request.user)
-    messages.success(request, f"{reg.player.name} withdrawn")
-    return redirect(manage_url(t))
+    messages.success(
+        request,
+        f"{reg.player.name} withdrawn from round {t.rounds.count() + 1} on: "
+        "'Undo withdrawal' on the entrants' list takes it back until the next round is paired",
+    )
+    return redirect(manage_url(t) + "#entrants")
+
+
+@require_POST
+@tournament_role(Role.ARBITER)
+def entrant_withdrawal_undo(request: HttpRequest, t: Tournament, player_id: int) -> HttpResponse:
+    reg = get_object_or_404(Registration, tournament=t, player_id=player_id)
+    services.registration_withdrawal_undo(registration=reg, user=request.user)
+    messages.success(request, f"{reg.player.name} is playing again")
+    return redirect(manage_url(t) + "#entrants")
 
 
 @require_POST

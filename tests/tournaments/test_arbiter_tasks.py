@@ -127,3 +127,35 @@ def test_console_navigates_rounds_and_pairs_the_next(client, event, round1):
     assert f'href="/arbiter/t/{event.slug}/round/2/" rel="next"' in page
     assert 'id="pair-next-round"' not in page  # only from the last round
     assert Registration.objects.filter(tournament=event).count() == 6
+
+
+def test_withdrawal_asks_to_confirm_then_can_be_undone(client, organizer, event):
+    client.force_login(organizer)
+    fay = event.registrations.get(player__name="Fay")
+    url = f"/arbiter/t/{event.slug}/entrants/{fay.player_id}/withdraw/"
+    page = client.get(f"/arbiter/t/{event.slug}/").content.decode()
+    assert f'href="{url}"' in page  # a link to the confirmation, not a one-click button
+    resp = client.get(url)
+    assert resp.status_code == 200 and "Withdraw Fay?" in resp.content.decode()
+    fay.refresh_from_db()
+    assert fay.status == Registration.Status.ACTIVE  # asking changes nothing
+
+    resp = client.post(url, follow=True)
+    body = resp.content.decode()
+    fay.refresh_from_db()
+    undo = f"/arbiter/t/{event.slug}/entrants/{fay.player_id}/undo-withdrawal/"
+    assert fay.status == Registration.Status.WITHDRAWN and f'action="{undo}"' in body
+    client.post(undo)
+    fay.refresh_from_db()
+    assert fay.status == Registration.Status.ACTIVE
+    assert event.audit.filter(action="withdrawal").count() == 2
+
+    # Once the next round is paired the withdrawal stands: no undo offered, and refused.
+    client.post(url)
+    services.round_pair(tournament=event, user=organizer)
+    page = client.get(f"/arbiter/t/{event.slug}/").content.decode()
+    assert f'action="{undo}"' not in page
+    body = client.post(undo, follow=True).content.decode()
+    assert "was paired since the withdrawal" in body
+    fay.refresh_from_db()
+    assert fay.status == Registration.Status.WITHDRAWN
