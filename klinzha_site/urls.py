@@ -26,7 +26,7 @@ urlpatterns += i18n_patterns(
     # Django's own password reset; an invitation is its set-password link (services.accounts).
     path(
         "accounts/password-reset/",
-        auth_views.PasswordResetView.as_view(),
+        auth_views.PasswordResetView.as_view(form_class=player_views.InvitedPasswordResetForm),
         name="password_reset",
     ),
     path(

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import PasswordResetForm
+from django.contrib.auth.hashers import UNUSABLE_PASSWORD_PREFIX
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -17,6 +21,22 @@ from tournaments.models import Player
 from tournaments.permissions import errors_text
 from tournaments.roles import user_is_official, user_may_edit_player, user_player
 from tournaments.services.accounts import player_invite
+
+
+class InvitedPasswordResetForm(PasswordResetForm):
+    """Django's reset form, which also reaches an invited player who never set a password
+    (no usable one, never logged in): a lost invitation is asked for again here."""
+
+    def get_users(self, email: str) -> Iterator[Any]:
+        yield from super().get_users(email)
+        invited = get_user_model().objects.filter(
+            email__iexact=email,
+            is_active=True,
+            last_login__isnull=True,
+            player__isnull=False,
+            password__startswith=UNUSABLE_PASSWORD_PREFIX,
+        )
+        yield from (u for u in invited if not u.has_usable_password())
 
 
 @login_required

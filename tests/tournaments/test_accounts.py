@@ -228,3 +228,23 @@ def test_the_organizers_entrants_list_links_the_invitation(client, event):
     t.arbiters.add(arbiter)
     client.force_login(arbiter)
     assert "/accounts/invite/" not in client.get(f"/arbiter/t/{t.slug}/").content.decode()
+
+
+def test_a_lost_invitation_is_asked_for_again_by_forgotten_password(
+    client, event, mailoutbox, django_capture_on_commit_callbacks
+):
+    _, player, organizer = event
+    client.force_login(organizer)
+    with django_capture_on_commit_callbacks(execute=True):
+        invite(client, player)
+    client.logout()
+    mailoutbox.clear()
+    client.post("/accounts/password-reset/", {"email": "ann@example.org"})
+    assert [m.to for m in mailoutbox] == [["ann@example.org"]]
+    page = client.get(link_in(mailoutbox[0]), follow=True)
+    assert b"Choose your password" in page.content
+    # An account disabled on purpose (no password, no player) is not reached.
+    User.objects.create_user("svc", email="svc@example.org")  # no password: unusable
+    mailoutbox.clear()
+    client.post("/accounts/password-reset/", {"email": "svc@example.org"})
+    assert mailoutbox == []

@@ -58,8 +58,9 @@ def _username_free(name: str) -> str:
 
 
 def _invite_send(*, to: str, player_name: str, username: str, link: str) -> None:
-    """Sent once committed; a mail server that fails is logged, the account stays made and
-    the official can see the link on the page (it is returned) to pass on by hand."""
+    """Sent once committed; a mail server that fails is logged and the account stays made:
+    the player asks for the link again from "Forgotten password" (an invited account that
+    never logged in is reached there too, player_views.InvitedPasswordResetForm)."""
     try:
         send_mail(
             subject="Klin Zha tournaments: your account",
