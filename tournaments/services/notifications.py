@@ -68,6 +68,8 @@ def notify_round_published(*, round: Round) -> None:
     messages = []
     games = round.games.select_related("first__user", "second__user").order_by("board")
     for game in games:
+        if game.result:
+            continue  # a round stored with its results (an import, a replay) is history
         for player in (game.first, game.second):
             to = _email_of(player)
             if not to or player is None:
