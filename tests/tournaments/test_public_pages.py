@@ -117,6 +117,11 @@ def test_standings_after_each_round_equal_a_recomputation_at_that_round(client):
         assert names == [r.entrant.name for r in again]
         scores = re.findall(r'<td class="num score">([^<]*)<', table)
         assert scores == [format_points(r.score) for r in again]
+        # Each row: rating and start number before the score, as chess-results lists them.
+        shown_rows = re.findall(
+            r'<td class="num">(\d+)</td><td class="num">(\d*)</td>\s*<td class="num score">', table
+        )
+        assert shown_rows == [(str(r.entrant.rating), str(r.entrant.start_rank)) for r in again]
     detail = client.get(f"/t/{t.slug}/").content.decode()
     for n in (1, 2, 3):
         assert f'href="/t/{t.slug}/standings/?round={n}"' in detail
