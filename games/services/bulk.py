@@ -14,7 +14,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from games.models import RecordSubmission
-from games.selectors import record_final
+from games.selectors import name_key, record_final
 from games.services.records import (
     MAX_RECORD_BYTES,
     record_size_check,
@@ -161,16 +161,12 @@ def _store_batch(
     return subs
 
 
-def _name_key(name: str) -> str:
-    return " ".join(name.split()).casefold()
-
-
 def _game_index(tournament: Tournament) -> GameIndex:
     games = Game.objects.filter(round__tournament=tournament, kind=Game.Kind.GAME)
     index: GameIndex = {}
     for g in games.select_related("round", "first", "second"):
         assert g.second is not None
-        key = (g.round.number, frozenset({_name_key(g.first.name), _name_key(g.second.name)}))
+        key = (g.round.number, frozenset({name_key(g.first.name), name_key(g.second.name)}))
         index.setdefault(key, []).append(g)
     return index
 
@@ -187,12 +183,12 @@ def _match_game(raw: bytes, index: GameIndex) -> tuple[Game | None, str]:
     digits = number.isascii() and number.isdigit() and len(number) < 10
     if not digits or not green.strip() or not gold.strip():
         return None, "not matched: Round, Green and Gold tags are needed"
-    found = index.get((int(rnd), frozenset({_name_key(green), _name_key(gold)})), [])
+    found = index.get((int(rnd), frozenset({name_key(green), name_key(gold)})), [])
     if len(found) != 1:
         why = "no game" if not found else f"{len(found)} games"
         return None, f"not matched: {why} in round {int(rnd)} between {green} and {gold}"
     game = found[0]
-    first_colour = Colour.GREEN if _name_key(game.first.name) == _name_key(green) else Colour.GOLD
+    first_colour = Colour.GREEN if name_key(game.first.name) == name_key(green) else Colour.GOLD
     said = tags.get("FirstPlacement", "").strip().lower()
     note = f"matched to round {game.round.number} board {game.board}"
     if said and said != first_colour:
