@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.views.decorators.http import require_POST
@@ -21,8 +22,15 @@ from rules.posstring import position_to_string
 from rules.record import read_record, write_record
 from rules.svg import render_svg
 from tournaments.models import Game, colour_other
+from tournaments.permissions import errors_text
+from tournaments.player_views import refusal
 from tournaments.roles import user_can_arbitrate
 from tournaments.selectors import game_result_counted
+
+
+def _back(game: Game) -> str:
+    """Where a refused form sends the user back to: the game's page."""
+    return reverse("games:detail", args=[game.pk])
 
 
 def _game(pk: int) -> Game:
@@ -97,17 +105,22 @@ def game_submit(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         raw, source, name = request.POST.get("text", "").encode("utf-8"), "paste", ""
     if not raw.strip():
-        return HttpResponseBadRequest("empty record")
+        return refusal(request, "empty record", status=400, back=_back(game))
     try:
         services.submission_create(
             game=game, raw=raw, source=source, filename=name, user=request.user
         )
     except PermissionDenied:
-        return HttpResponse("only the game's combatants and arbiters submit its record", status=403)
+        return refusal(
+            request,
+            "only the game's combatants and arbiters submit its record",
+            status=403,
+            back=_back(game),
+        )
     except Conflict as exc:
-        return HttpResponse("; ".join(exc.messages), status=409)
+        return refusal(request, "; ".join(exc.messages), status=409, back=_back(game))
     except ValidationError as exc:
-        return HttpResponseBadRequest("; ".join(exc.messages))
+        return refusal(request, "; ".join(exc.messages), status=400, back=_back(game))
     return redirect("games:detail", pk=game.pk)
 
 
@@ -242,9 +255,9 @@ def game_confirm(request: HttpRequest, pk: int) -> HttpResponse:
             game=game, user=request.user, result=request.POST.get("result") or None
         )
     except PermissionDenied as exc:
-        return HttpResponse(str(exc), status=403)
+        return refusal(request, str(exc), status=403, back=_back(game))
     except ValidationError as exc:
-        return HttpResponseBadRequest("; ".join(exc.messages))
+        return refusal(request, "; ".join(exc.messages), status=400, back=_back(game))
     return redirect("games:detail", pk=game.pk)
 
 
@@ -275,13 +288,9 @@ def game_clock(request: HttpRequest, pk: int) -> HttpResponse:
             user=request.user,
         )
     except PermissionDenied as exc:
-        return HttpResponse(str(exc), status=403)
+        return refusal(request, str(exc), status=403, back=_back(game))
     except ValidationError as exc:
-        return HttpResponseBadRequest(
-            "; ".join(f"{k}: {' '.join(v)}" for k, v in exc.message_dict.items())
-            if hasattr(exc, "error_dict")
-            else "; ".join(exc.messages)
-        )
+        return refusal(request, errors_text(exc), status=400, back=_back(game))
     return redirect("games:detail", pk=game.pk)
 
 
@@ -304,11 +313,9 @@ def game_latecomers(request: HttpRequest, pk: int) -> HttpResponse:
             user=request.user,
         )
     except PermissionDenied as exc:
-        return HttpResponse(str(exc), status=403)
+        return refusal(request, str(exc), status=403, back=_back(game))
     except ValidationError as exc:
-        return HttpResponseBadRequest(
-            "; ".join(f"{k}: {' '.join(v)}" for k, v in exc.message_dict.items())
-        )
+        return refusal(request, errors_text(exc), status=400, back=_back(game))
     return redirect("games:detail", pk=game.pk)
 
 
@@ -323,11 +330,11 @@ def game_clock_revoke(request: HttpRequest, pk: int, adj: int) -> HttpResponse:
             adjustment=adjustment, reason=request.POST.get("reason", ""), user=request.user
         )
     except PermissionDenied as exc:
-        return HttpResponse(str(exc), status=403)
+        return refusal(request, str(exc), status=403, back=_back(game))
     except Conflict as exc:
-        return HttpResponse("; ".join(exc.messages), status=409)
+        return refusal(request, "; ".join(exc.messages), status=409, back=_back(game))
     except ValidationError as exc:
-        return HttpResponseBadRequest("; ".join(exc.messages))
+        return refusal(request, "; ".join(exc.messages), status=400, back=_back(game))
     return redirect("games:detail", pk=game.pk)
 
 

@@ -14,6 +14,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from klinzha_site.errors import Conflict
 from tournaments import player_selectors, selectors
@@ -113,6 +114,24 @@ def after_login(request: HttpRequest) -> HttpResponse:
     if user_is_official(user) or user.organized_tournaments.exists():
         return redirect("arbiter:dashboard")
     return redirect("my-games")
+
+
+REFUSAL_TITLES = {
+    400: gettext_lazy("Not accepted"),
+    403: gettext_lazy("Not allowed"),
+    409: gettext_lazy("Not now"),
+}
+
+
+def refusal(request: HttpRequest, message: str, *, status: int, back: str = "") -> HttpResponse:
+    """A form's refusal (bad input 400, no right 403, the event's state 409) as a page in
+    the site's layout saying why, with a link back to the page the form was on."""
+    return render(
+        request,
+        "refusal.html",
+        {"title": REFUSAL_TITLES.get(status, _("Refused")), "message": message, "back": back},
+        status=status,
+    )
 
 
 def bad_request(request: HttpRequest, exception: Any = None) -> HttpResponse:

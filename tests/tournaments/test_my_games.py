@@ -196,3 +196,22 @@ def test_a_400_is_in_the_layout_with_a_way_back():
     resp = client.get("/", HTTP_HOST="evil.example")  # DisallowedHost: Django's 400
     assert resp.status_code == 400
     assert "Bad request" in in_layout(resp)
+
+
+def test_a_refused_game_form_is_a_page_with_a_way_back(client, event):
+    """The game page's forms answer a refusal inside the layout, saying why, with a link
+    back to the game (they were bare text)."""
+    _, players, arbiter, r1 = event
+    game = r1.games.get(board=1)
+    client.force_login(players[0].user)
+    resp = client.post(f"/g/{game.pk}/confirm/", {"result": "draw"})
+    assert resp.status_code == 403
+    html = resp.content.decode()
+    assert "<header>" in html and f'href="/g/{game.pk}/" id="back"' in html
+    assert "arbiters" in html  # why
+    resp = client.post(f"/g/{game.pk}/submit/", {"text": "   "})
+    assert resp.status_code == 400 and "empty record" in resp.content.decode()
+    client.force_login(arbiter)
+    resp = client.post(f"/g/{game.pk}/clock/", {"side": "green", "seconds": "x"})
+    assert resp.status_code == 400 and "seconds" in resp.content.decode()
+    assert f'href="/g/{game.pk}/" id="back"' in resp.content.decode()
