@@ -215,3 +215,10 @@ def test_a_refused_game_form_is_a_page_with_a_way_back(client, event):
     resp = client.post(f"/g/{game.pk}/clock/", {"side": "green", "seconds": "x"})
     assert resp.status_code == 400 and "seconds" in resp.content.decode()
     assert f'href="/g/{game.pk}/" id="back"' in resp.content.decode()
+
+
+def test_a_form_without_its_csrf_token_is_refused_in_the_layout(event):
+    client = Client(enforce_csrf_checks=True)
+    resp = client.post("/accounts/login/", {"username": "ann", "password": "x"})
+    assert resp.status_code == 403
+    assert "The form expired" in in_layout(resp)
