@@ -62,15 +62,30 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
         try:
             t = services.tournament_create(organizer=request.user, **form.cleaned_data)
         except ValidationError as exc:
-            form.add_error(None, errors_text(exc))
+            _errors_beside_fields(form, exc)
         else:
             messages.success(request, f"{t.name} created")
             return redirect(manage_url(t))
-    return render(request, "arbiter/tournament_form.html", {"form": form})
+    status = 400 if form.errors else 200
+    return render(request, "arbiter/tournament_form.html", {"form": form}, status=status)
+
+
+def _errors_beside_fields(form: TournamentForm, exc: ValidationError) -> None:
+    """A service's refusal shown beside the fields it names (the rest above the form)."""
+    found = exc.message_dict if hasattr(exc, "error_dict") else {"__all__": exc.messages}
+    for key, found_messages in found.items():
+        for message in found_messages:
+            form.add_error(key if key in form.fields else None, message)
 
 
 @tournament_role(Role.ARBITER)
 def manage(request: HttpRequest, t: Tournament) -> HttpResponse:
+    return _manage_page(request, t)
+
+
+def _manage_page(
+    request: HttpRequest, t: Tournament, settings_form: TournamentForm | None = None
+) -> HttpResponse:
     role = user_role(user=request.user, tournament=t)
     regs = t.registrations.select_related("player__club", "player__user").order_by(
         "start_rank", "id"
@@ -82,7 +97,8 @@ def manage(request: HttpRequest, t: Tournament) -> HttpResponse:
             "t": t,
             "is_chief": role >= Role.CHIEF_ARBITER,
             "is_organizer": role >= Role.ORGANIZER,
-            "settings_form": TournamentForm(instance=t),
+            "settings_form": settings_form or TournamentForm(instance=t),
+            "settings_refused": settings_form is not None,
             "officials_form": OfficialsForm(
                 initial={
                     "chief_arbiter": t.chief_arbiter.get_username() if t.chief_arbiter else "",
@@ -103,11 +119,19 @@ def manage(request: HttpRequest, t: Tournament) -> HttpResponse:
 def settings_update(request: HttpRequest, t: Tournament) -> HttpResponse:
     form = TournamentForm(request.POST, instance=Tournament.objects.get(pk=t.pk))
     if not form.is_valid():
-        messages.error(request, form_errors_text(form))
-        return redirect(manage_url(t))
+        # The page again with every error beside its field, what was typed kept.
+        response = _manage_page(request, t, settings_form=form)
+        response.status_code = 400
+        return response
     changed = {k: form.cleaned_data[k] for k in form.changed_data if k in form.cleaned_data}
     if changed:
-        services.tournament_update(tournament=t, user=request.user, **changed)
+        try:
+            services.tournament_update(tournament=t, user=request.user, **changed)
+        except ValidationError as exc:
+            _errors_beside_fields(form, exc)
+            response = _manage_page(request, t, settings_form=form)
+            response.status_code = 400
+            return response
         messages.success(request, "settings saved")
     return redirect(manage_url(t))
 

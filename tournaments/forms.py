@@ -6,10 +6,11 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Club, Game, Penalty, Player, Tournament
-from tournaments.services import SETTINGS
+from tournaments.services import SETTINGS, tournament_settings_check
 
 
 class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
@@ -38,6 +39,11 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
         super().__init__(*args, **kwargs)
         for name in self.OPTIONAL:
             self.fields[name].required = False
+        self.order_fields(["name", "slug"])
+        if not self.instance.pk:
+            # Suggested from the name (arbiter.js as one types; here when left blank).
+            self.fields["slug"].required = False
+            self.fields["slug"].help_text = _("the address of its pages; blank: made from the name")
         if self.instance.pk:
             del self.fields["slug"]
             if self.instance.rounds.exists():
@@ -50,7 +56,25 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
         for name in self.OPTIONAL:
             if data.get(name) in (None, ""):
                 data[name] = getattr(self.instance, name)
+        if "slug" in self.fields and not data.get("slug") and data.get("name"):
+            data["slug"] = slugify(data["name"])[:50]
+            if not data["slug"]:
+                self.add_error("slug", _("the name gives no address: type one"))
         return data
+
+    def _post_clean(self) -> None:
+        """After the model's own checks, the services' (tournament_settings_check, the one
+        home of each rule), so that every error shows at once beside its field."""
+        super()._post_clean()
+        changed = None if not self.instance.pk else self.changed_data
+        try:
+            tournament_settings_check(self.instance, changed=changed)
+        except forms.ValidationError as exc:
+            for key, messages in exc.message_dict.items():
+                field = key if key in self.fields else None
+                if field is None or not self.has_error(field):
+                    for message in messages:
+                        self.add_error(field, message)
 
 
 class UsernameField(forms.CharField):

@@ -24,3 +24,19 @@
     if (e.key === "ArrowUp") { e.preventDefault(); move(box, -1); }
   });
 })();
+
+// The new tournament's address suggested from its name as it is typed, until the arbiter
+// types one of their own (Django's slugify, roughly: the server makes the same one).
+(function () {
+  "use strict";
+  var name = document.getElementById("id_name");
+  var slug = document.getElementById("id_slug");
+  if (!name || !slug) { return; }
+  var own = slug.value !== "";
+  slug.addEventListener("input", function () { own = slug.value !== ""; });
+  name.addEventListener("input", function () {
+    if (own) { return; }
+    slug.value = name.value.normalize("NFKD").replace(/[\u0300-\u036f]/g, "")
+      .toLowerCase().replace(/[^\w\s-]/g, "").trim().replace(/[-\s]+/g, "-").slice(0, 50);
+  });
+})();

@@ -66,7 +66,7 @@ def test_organizer_creates_a_tournament_with_the_form(client, organizer):
     assert t.organizer == organizer and t.rounds_planned == 5
     # A bad tie-break is refused with the field named, and nothing is created.
     resp = client.post("/arbiter/new/", {"slug": "bad", "name": "Bad", "start_date": "x"})
-    assert resp.status_code == 200 and "start_date" in resp.content.decode()
+    assert resp.status_code == 400 and "start_date" in resp.content.decode()
     assert not Tournament.objects.filter(slug="bad").exists()
 
 

@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 
 from tournaments import services
-from tournaments.models import Game, Registration, Round
+from tournaments.models import Game, Registration, Round, Tournament
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()
@@ -159,3 +159,74 @@ def test_withdrawal_asks_to_confirm_then_can_be_undone(client, organizer, event)
     assert "was paired since the withdrawal" in body
     fay.refresh_from_db()
     assert fay.status == Registration.Status.WITHDRAWN
+
+
+GOOD = {
+    "name": "Autumn Open",
+    "start_date": "2026-11-28",
+    "end_date": "2026-11-29",
+    "ruleset": "laws",
+    "pairing_system": "swiss",
+    "rounds_planned": 5,
+    "forfeit_win_points": "1",
+    "forfeit_loss_points": "0",
+    "bye_points": "1",
+    "requested_bye_points": "0",
+    "tiebreaks": "buchholz,wins",
+    "placement_order": "balanced",
+    "accelerated_rounds": 0,
+}
+
+
+def test_the_tournament_form_shows_every_error_at_once_beside_its_field(client, organizer):
+    client.force_login(organizer)
+    bad = {
+        **GOOD,
+        "end_date": "2026-11-27",
+        "bye_points": "-3",
+        "time_control": "90 min",
+        "rounds_planned": 99999,
+        "tiebreaks": "buchholz,nonsense",
+    }
+    resp = client.post("/arbiter/new/", bad)
+    assert resp.status_code == 400
+    body = resp.content.decode()
+    assert not Tournament.objects.exists()
+    assert 'id="form-errors"' in body and "5 settings to correct" in body
+    form = resp.context["form"]
+    assert set(form.errors) >= {
+        "end_date",
+        "bye_points",
+        "time_control",
+        "rounds_planned",
+        "tiebreaks",
+    }
+    assert "before the start date" in form.errors["end_date"][0]
+    assert "Art. 10.1" in form.errors["bye_points"][0]
+    # Each error beside its own field: the field is marked invalid and its error follows.
+    assert 'name="bye_points"' in body and 'aria-invalid="true"' in body
+    assert 'value="Autumn Open"' in body  # what was typed is kept
+
+
+def test_the_slug_is_made_from_the_name_when_left_blank(client, organizer):
+    client.force_login(organizer)
+    page = client.get("/arbiter/new/").content.decode()
+    assert "klinzha/arbiter.js" in page and page.index('name="name"') < page.index('name="slug"')
+    resp = client.post("/arbiter/new/", {**GOOD, "name": "Ärger Cup 2026", "slug": ""})
+    assert resp.status_code == 302
+    assert Tournament.objects.get().slug == "arger-cup-2026"
+    resp = client.post("/arbiter/new/", {**GOOD, "slug": "my-own"})
+    assert resp.status_code == 302 and Tournament.objects.filter(slug="my-own").exists()
+    # The same name again: the suggested address is taken, said beside the field.
+    resp = client.post("/arbiter/new/", {**GOOD, "name": "Ärger Cup 2026", "slug": ""})
+    assert resp.status_code == 400 and "slug" in resp.context["form"].errors
+
+
+def test_the_settings_form_refuses_with_every_error_beside_its_field(client, organizer, event):
+    client.force_login(organizer)
+    data = {**GOOD, "name": "Club Night", "end_date": "2026-11-01", "bye_points": "-3"}
+    resp = client.post(f"/arbiter/t/{event.slug}/settings/", data)
+    assert resp.status_code == 400
+    assert set(resp.context["settings_form"].errors) == {"end_date", "bye_points"}
+    event.refresh_from_db()
+    assert event.bye_points == 1 and event.end_date is None

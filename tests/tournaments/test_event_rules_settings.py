@@ -195,7 +195,7 @@ def test_the_arbiters_form_refuses_a_combination_and_a_malformed_time_control(cl
     t.save()
     new = {**_form_data(t), "slug": "form-two", "variants": "reflective,kinta"}
     resp = client.post("/arbiter/new/", new)
-    assert resp.status_code == 200
+    assert resp.status_code == 400  # bad input: the form again, its errors beside the fields
     assert validator_message("reflective,kinta") in resp.content.decode()
     assert not Tournament.objects.filter(slug="form-two").exists()
 

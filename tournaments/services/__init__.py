@@ -21,6 +21,7 @@ from tournaments.services.events import (
     SETTINGS,
     officials_set,
     tournament_create,
+    tournament_settings_check,
     tournament_update,
 )
 from tournaments.services.pairing_jobs import (
@@ -83,6 +84,7 @@ __all__ = [
     "start_ranks_sort",
     "tournament_create",
     "tournament_import_trf",
+    "tournament_settings_check",
     "tournament_update",
     "trf_import",
 ]

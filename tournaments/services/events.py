@@ -94,6 +94,28 @@ def _validate_tiebreaks(value: str) -> None:
             raise ValidationError({"tiebreaks": f"unknown tie-break {name!r}"})
 
 
+def tournament_settings_check(
+    tournament: Tournament, *, changed: Sequence[str] | None = None
+) -> None:
+    """Every rule a tournament's settings must keep, all checked: one ValidationError naming
+    each setting in error (the forms show them all at once, beside their fields)."""
+    errors: dict[str, list[str]] = {}
+    checks = (
+        lambda: _validate_tiebreaks(tournament.tiebreaks),
+        lambda: _validate_rules(tournament, changed=changed),
+        lambda: tournament_bounds_check(tournament),
+    )
+    for check in checks:
+        try:
+            check()
+        except ValidationError as exc:
+            found = exc.message_dict if hasattr(exc, "error_dict") else {"__all__": exc.messages}
+            for key, messages in found.items():
+                errors.setdefault(key, []).extend(messages)
+    if errors:
+        raise ValidationError(errors)
+
+
 @transaction.atomic
 def tournament_create(
     *,
