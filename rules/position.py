@@ -1088,9 +1088,11 @@ class Position:
                 else:
                     read |= gb
                     if not att & (att - 1):
-                        ok = d & ~read & att  # only killing the one attacker saves the Goal
+                        # Killing the one attacker saves the Goal (the move closes, at most,
+                        # other paths); elsewhere outside what the map read, nothing does.
+                        ok = d & att
                     ok |= d & capture
-                    slow = d & read & ~capture
+                    slow = d & read & ~ok
             elif (
                 quick
                 and o != g
