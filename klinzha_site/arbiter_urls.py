@@ -4,6 +4,7 @@ console's (games), in one namespace."""
 from django.urls import path
 
 from games import arbiter_views as console
+from tournaments import arbiter_entrants as entrants
 from tournaments import arbiter_views as v
 
 app_name = "arbiter"
@@ -14,6 +15,7 @@ urlpatterns = [
     path("t/<slug:slug>/settings/", v.settings_update, name="settings"),
     path("t/<slug:slug>/officials/", v.officials_update, name="officials"),
     path("t/<slug:slug>/entrants/", v.entrant_add, name="entrant-add"),
+    path("t/<slug:slug>/entrants/bulk/", entrants.entrants_bulk, name="entrants-bulk"),
     path("t/<slug:slug>/entrants/<int:player_id>/withdraw/", v.entrant_withdraw, name="withdraw"),
     path(
         "t/<slug:slug>/entrants/<int:player_id>/undo-withdrawal/",

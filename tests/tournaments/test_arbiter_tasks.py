@@ -3,6 +3,7 @@ round, withdrawals with confirmation and undo, the tournament form, bulk entrant
 
 from __future__ import annotations
 
+import io
 from datetime import date
 
 import pytest
@@ -230,3 +231,57 @@ def test_the_settings_form_refuses_with_every_error_beside_its_field(client, org
     assert set(resp.context["settings_form"].errors) == {"end_date", "bye_points"}
     event.refresh_from_db()
     assert event.bye_points == 1 and event.end_date is None
+
+
+def test_bulk_entrants_previewed_then_registered_at_once(client, organizer, event):
+    client.force_login(organizer)
+    url = f"/arbiter/t/{event.slug}/entrants/bulk/"
+    assert client.get(url).status_code == 200
+    text = "name, rating, club\nGil Hart, 1650, Rook Club\n\n# a comment\nHal Ives, 1500\nIda Jon"
+    resp = client.post(url, {"text": text, "preview": "1"})
+    body = resp.content.decode()
+    assert resp.status_code == 200 and "3 players to register" in body
+    assert 'id="bulk-register"' in body and 'id="line-2"' in body
+    assert event.registrations.count() == 6  # a preview saves nothing
+    resp = client.post(url, {"text": text, "register": "1"})
+    assert resp.status_code == 302
+    regs = {r.player.name: r for r in event.registrations.select_related("player__club")}
+    assert len(regs) == 9 and regs["Gil Hart"].player.club.name == "Rook Club"
+    assert regs["Hal Ives"].player.rating == 1500 and regs["Ida Jon"].player.rating == 0
+
+
+def test_bulk_entrants_name_each_bad_line_and_register_nobody(client, organizer, event):
+    client.force_login(organizer)
+    url = f"/arbiter/t/{event.slug}/entrants/bulk/"
+    text = "Jo Kay, 1600\n, 1500\nLu Mo, fast\nAnn, 1800\nNed Oz, 99999"
+    resp = client.post(url, {"text": text, "preview": "1"})
+    body = resp.content.decode()
+    assert "2 lines to correct" in body and 'id="bulk-register"' not in body
+    assert "no name" in body and "&#x27;fast&#x27;" in body
+    # Registering anyway (a stale page): refused, and the service's refusals too, per line.
+    resp = client.post(url, {"text": "Jo Kay, 1600\nAnn, 1800\nNed Oz, 99999", "register": "1"})
+    assert resp.status_code == 400
+    body = resp.content.decode()
+    assert "already registered" in body and "from 0 to 9999" in body
+    assert "2 lines to correct" in body
+    assert event.registrations.count() == 6
+    assert not event.registrations.filter(player__name="Jo Kay").exists()
+
+
+def test_bulk_entrants_from_an_uploaded_csv_and_trf(client, organizer, event):
+    client.force_login(organizer)
+    url = f"/arbiter/t/{event.slug}/entrants/bulk/"
+    csv_file = io.BytesIO(b'name,rating,club\n"Pia, Q.",1700,Blue\n')
+    csv_file.name = "list.csv"
+    body = client.post(url, {"file": csv_file, "preview": "1"}).content.decode()
+    assert "Pia, Q." in body and "One player to register" in body
+    pad = " " * 29  # TRF's fixed columns: points from column 81
+    trf = (
+        "012 Test\n"
+        f"001    1      Rex Sol                           1900{pad}0.0    1\n"
+        f"001    2      Tia Uhl                           1800{pad}0.0    2\n"
+    )
+    trf_file = io.BytesIO(trf.encode("latin-1"))
+    trf_file.name = "event.trf"
+    body = client.post(url, {"file": trf_file, "preview": "1"}).content.decode()
+    assert "Rex Sol" in body and "Tia Uhl" in body and "2 players to register" in body

@@ -17,6 +17,7 @@ from tournaments.services.entrants import (
     start_rank_move,
     start_ranks_sort,
 )
+from tournaments.services.entrants_bulk import entrants_bulk_register
 from tournaments.services.events import (
     SETTINGS,
     officials_set,
@@ -57,6 +58,7 @@ __all__ = [
     "forbidden_pair_create",
     "forbidden_pair_delete",
     "club_create",
+    "entrants_bulk_register",
     "game_lock",
     "game_result_countersign",
     "game_result_set",
