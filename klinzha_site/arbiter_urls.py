@@ -51,4 +51,5 @@ urlpatterns = [
     path("t/<slug:slug>/penalties/", v.penalty_impose, name="penalty"),
     path("t/<slug:slug>/penalties/revoke/", v.penalty_revoke, name="revoke"),
     path("t/<slug:slug>/audit/", v.audit, name="audit"),
+    path("t/<slug:slug>/export.trf", v.export_trf, name="export-trf"),
 ]

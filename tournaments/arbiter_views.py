@@ -9,6 +9,7 @@ import re
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -38,6 +39,7 @@ from tournaments.permissions import (
     tournament_role,
 )
 from tournaments.roles import Role, role_require, user_is_organizer, user_role
+from tournaments.trf_export import tournament_trf
 
 
 @login_required
@@ -84,7 +86,11 @@ def manage(request: HttpRequest, t: Tournament) -> HttpResponse:
 
 
 def _manage_page(
-    request: HttpRequest, t: Tournament, settings_form: TournamentForm | None = None
+    request: HttpRequest,
+    t: Tournament,
+    settings_form: TournamentForm | None = None,
+    entrant_form: EntrantForm | None = None,
+    added: str = "",
 ) -> HttpResponse:
     role = user_role(user=request.user, tournament=t)
     regs = t.registrations.select_related("player__club", "player__user").order_by(
@@ -105,7 +111,11 @@ def _manage_page(
                     "arbiters": ", ".join(a.get_username() for a in t.arbiters.all()),
                 }
             ),
-            "entrant_form": EntrantForm(),
+            "entrant_form": entrant_form or EntrantForm(),
+            "added": added,
+            "penalties": selectors.penalty_list(tournament=t, user=request.user).order_by(
+                "created_at"
+            ),
             "registrations": regs,
             "rounds": t.rounds.all(),
             "next_round": t.rounds.count() + 1,
@@ -157,9 +167,33 @@ def officials_update(request: HttpRequest, t: Tournament) -> HttpResponse:
 @tournament_role(Role.ARBITER)
 def entrant_add(request: HttpRequest, t: Tournament) -> HttpResponse:
     form = EntrantForm(request.POST)
+    htmx = bool(request.htmx)  # type: ignore[attr-defined]
     if not form.is_valid():
+        if htmx:  # the entrants' section again, the errors beside the fields (htmx swaps 2xx)
+            return _manage_page(request, t, entrant_form=form)
         messages.error(request, " ".join(form.non_field_errors()) or str(form.errors))
         return redirect(manage_url(t))
+    try:
+        reg = _entrant_register(request, t, form)
+    except ValidationError as exc:
+        if not htmx:
+            raise
+        for key, texts in exc.message_dict.items() if hasattr(exc, "error_dict") else []:
+            form.add_error(key if key in form.fields else None, " ".join(texts))
+        if not hasattr(exc, "error_dict"):
+            form.add_error(None, " ".join(exc.messages))
+        return _manage_page(request, t, entrant_form=form)
+    text = f"{reg.player.name} registered from round {reg.first_round}"
+    if htmx:  # one by one without a reload: the list and an empty form for the next
+        return _manage_page(request, t, added=text)
+    messages.success(request, text)
+    return redirect(manage_url(t) + "#entrants")
+
+
+@transaction.atomic
+def _entrant_register(request: HttpRequest, t: Tournament, form: EntrantForm) -> Registration:
+    """A new player and their registration together: a refused registration leaves no
+    player behind."""
     player = form.cleaned_data["player"]
     if player is None:
         player = services.player_create(
@@ -168,9 +202,7 @@ def entrant_add(request: HttpRequest, t: Tournament) -> HttpResponse:
             rating=form.cleaned_data["rating"] or 0,
             user=request.user,
         )
-    reg = services.registration_create(tournament=t, player=player, user=request.user)
-    messages.success(request, f"{player.name} registered from round {reg.first_round}")
-    return redirect(manage_url(t))
+    return services.registration_create(tournament=t, player=player, user=request.user)
 
 
 @require_http_methods(["GET", "POST"])
@@ -392,6 +424,17 @@ def penalty_revoke(request: HttpRequest, t: Tournament) -> HttpResponse:
     )
     messages.success(request, "penalty revoked")
     return redirect_back(request, t)
+
+
+@tournament_role(Role.ARBITER)
+def export_trf(request: HttpRequest, t: Tournament) -> HttpResponse:
+    """The tournament as a FIDE TRF-16 file (the same as `kz trf export`)."""
+    text = tournament_trf(tournament=t)
+    return HttpResponse(
+        text.encode("utf-8"),
+        content_type="text/plain; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{t.slug}.trf"'},
+    )
 
 
 @tournament_role(Role.ARBITER)

@@ -285,3 +285,38 @@ def test_bulk_entrants_from_an_uploaded_csv_and_trf(client, organizer, event):
     trf_file.name = "event.trf"
     body = client.post(url, {"file": trf_file, "preview": "1"}).content.decode()
     assert "Rex Sol" in body and "Tia Uhl" in body and "2 players to register" in body
+
+
+def test_one_by_one_registration_without_a_reload(client, organizer, event):
+    client.force_login(organizer)
+    page = client.get(f"/arbiter/t/{event.slug}/").content.decode()
+    assert 'hx-post="/arbiter/t/club-night/entrants/"' in page and 'hx-select="#entrants"' in page
+    url = f"/arbiter/t/{event.slug}/entrants/"
+    for name in ("Gus", "Hen"):
+        resp = client.post(url, {"name": name, "rating": "1400"}, HTTP_HX_REQUEST="true")
+        body = resp.content.decode()
+        assert resp.status_code == 200 and 'id="entrants"' in body
+        assert f"{name} registered from round 1" in body and 'id="entrant-added"' in body
+    assert event.registrations.count() == 8
+    # A refusal comes back beside the form, and nothing is half-saved.
+    resp = client.post(url, {"name": "", "rating": "1400"}, HTTP_HX_REQUEST="true")
+    assert "choose a player or give a new player" in resp.content.decode()
+    gus = event.registrations.get(player__name="Gus").player
+    resp = client.post(url, {"player": gus.pk}, HTTP_HX_REQUEST="true")
+    assert resp.status_code == 200 and "already registered" in resp.content.decode()
+    assert event.registrations.count() == 8
+
+
+def test_the_dashboard_has_its_sections_and_downloads(client, organizer, event, round1):
+    page = client.get(f"/arbiter/t/{event.slug}/").content.decode()
+    for section in ("rounds", "entrants", "penalties", "downloads", "settings"):
+        assert f'<section id="{section}">' in page and f'href="#{section}"' in page
+    assert f'href="/arbiter/t/{event.slug}/round/1/"' in page
+    assert f'href="/arbiter/t/{event.slug}/export.trf"' in page
+    assert f'href="/t/{event.slug}/crosstable.csv"' in page
+    resp = client.get(f"/arbiter/t/{event.slug}/export.trf")
+    assert resp.status_code == 200 and "attachment" in resp["Content-Disposition"]
+    text = resp.content.decode()
+    assert text.startswith("012 Club Night") and "Ann" in text
+    client.logout()
+    assert client.get(f"/arbiter/t/{event.slug}/export.trf").status_code == 302
