@@ -83,6 +83,11 @@ def site(live_server):
         "manage": f"/arbiter/t/{t.slug}/",
         "console": f"/arbiter/t/{t.slug}/round/9/",
         "audit": f"/arbiter/t/{t.slug}/audit/",
+        "entrants tab": f"/arbiter/t/{t.slug}/#entrants",
+        "settings tab": f"/arbiter/t/{t.slug}/#settings",
+        "downloads tab": f"/arbiter/t/{t.slug}/#downloads",
+        "bulk entrants": f"/arbiter/t/{t.slug}/entrants/bulk/",
+        "withdraw confirm": f"/arbiter/t/{t.slug}/entrants/{long_player}/withdraw/",
     }
     return live_server.url, public, arbiter_pages, (login, password)
 
