@@ -10,12 +10,12 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from klinzha_site.parsing import SMALL_MAX, ascii_int, ascii_int_or_none
+from klinzha_site.parsing import ID_MAX, SMALL_MAX, ascii_int, ascii_int_or_none
 from tournaments import pairing_selectors, selectors, services
 from tournaments.audit import audit_verify
 from tournaments.forms import (
@@ -205,14 +205,21 @@ def _entrant_register(request: HttpRequest, t: Tournament, form: EntrantForm) ->
     return services.registration_create(tournament=t, player=player, user=request.user)
 
 
+def _registration(t: Tournament, player_id: int) -> Registration:
+    """The entrant of the URL; 404 also for an id no database column holds."""
+    if not 0 < player_id <= ID_MAX:
+        raise Http404("no such entrant")
+    return get_object_or_404(
+        Registration.objects.select_related("player"), tournament=t, player_id=player_id
+    )
+
+
 @require_http_methods(["GET", "POST"])
 @tournament_role(Role.ARBITER)
 def entrant_withdraw(request: HttpRequest, t: Tournament, player_id: int) -> HttpResponse:
     """GET asks to confirm (what the withdrawal does, and until when it can be undone);
     POST withdraws."""
-    reg = get_object_or_404(
-        Registration.objects.select_related("player"), tournament=t, player_id=player_id
-    )
+    reg = _registration(t, player_id)
     if request.method == "GET":
         return render(
             request,
@@ -231,7 +238,7 @@ def entrant_withdraw(request: HttpRequest, t: Tournament, player_id: int) -> Htt
 @require_POST
 @tournament_role(Role.ARBITER)
 def entrant_withdrawal_undo(request: HttpRequest, t: Tournament, player_id: int) -> HttpResponse:
-    reg = get_object_or_404(Registration, tournament=t, player_id=player_id)
+    reg = _registration(t, player_id)
     services.registration_withdrawal_undo(registration=reg, user=request.user)
     messages.success(request, f"{reg.player.name} is playing again")
     return redirect(manage_url(t) + "#entrants")
