@@ -16,7 +16,7 @@ def test_standings_and_crosstable_as_a_visitor_sees_them(live_server, browser_pa
     page = browser_page
     page.goto(f"{live_server.url}/")
     page.get_by_role("link", name=tournament.name).click()
-    page.get_by_role("link", name="Standings").click()
+    page.get_by_role("link", name="Standings", exact=True).click()
     rows = page.locator("#standings tbody tr")
     assert rows.count() == len(expected) == 10
     first = rows.nth(0).locator("td")
