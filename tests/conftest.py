@@ -28,9 +28,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             "KZ_REQUIRE_INTEGRATION is set but DATABASE_URL (PostgreSQL) and REDIS_URL are not"
         )
     skip = pytest.mark.skip(reason="needs DATABASE_URL (PostgreSQL) and REDIS_URL")
+    # Browser journeys run in the PostgreSQL pass only, as the integration tests do: once
+    # per CI run is enough, and the SQLite pass stays quick.
+    browser = pytest.mark.skip(reason="browser tests run in the PostgreSQL pass")
     for item in items:
         if "integration" in item.keywords:
             item.add_marker(skip)
+        elif "e2e" in item.keywords:
+            item.add_marker(browser)
 
 
 _integration_runs: dict[str, int] = {"ran": 0, "skipped": 0}
