@@ -72,3 +72,16 @@ def test_the_penalty_form_takes_the_ply_a_penalty_of_time_acts_from(officials, g
     assert (adj.side, adj.seconds, adj.from_ply, adj.at) == ("gold", -10, 26, None)
     page = client.get(f"/arbiter/t/{t.slug}/round/1/").content.decode()
     assert 'name="from_ply"' in page
+
+
+def test_everyone_sees_the_adjustments_only_arbiters_revoke_them(officials, game, client):
+    client.force_login(officials.arbiter)
+    body = {"side": "gold", "seconds": "-30", "article": "6.12", "reason": "set wrong"}
+    assert client.post(f"/g/{game.pk}/clock/", {**body, "from_ply": "12"}).status_code == 302
+    page = client.get(f"/g/{game.pk}/").content.decode()
+    assert 'id="clock-adjustments"' in page and "set wrong" in page
+    assert "/revoke/" in page
+    client.logout()
+    page = client.get(f"/g/{game.pk}/").content.decode()
+    assert 'id="clock-adjustments"' in page and "set wrong" in page and "from ply 12" in page
+    assert "/revoke/" not in page
