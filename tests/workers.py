@@ -116,6 +116,20 @@ def wait_idle(timeout: float = 30.0) -> None:
         probe.close()
 
 
+def worker_quiet(timeout: float = 60.0) -> None:
+    """Drop the tasks still waiting in the broker and wait until no worker holds one, so
+    that the test database can be flushed (a TRUNCATE against a validation in flight
+    deadlocks, and thousands of queued validations would outlive the test)."""
+    from celery import Celery
+
+    probe = Celery(broker=os.environ["REDIS_URL"], set_as_current=False)
+    try:
+        probe.control.purge()
+    finally:
+        probe.close()
+    wait_idle(timeout)
+
+
 def procfile_command(process: str) -> list[str]:
     """A line of the Procfile (the production process set), as argv run from this venv: the
     chaos tests run the worker and beat exactly as deployed."""

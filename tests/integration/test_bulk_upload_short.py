@@ -5,9 +5,11 @@ record is stored, audited and handed to the broker (bench/bulk_upload_bench.py t
 from __future__ import annotations
 
 import io
+import os
 import threading
 import time
 import zipfile
+from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -16,11 +18,22 @@ from rest_framework.test import APIClient
 
 from games import services as game_services
 from games.models import RecordSubmission
+from tests.workers import worker_quiet
 from tournaments.audit import Action, audit_verify
 from tournaments.demo import demo_load
 from tournaments.models import AuditEntry, Game
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture(autouse=True)
+def _worker_quiet_before_flush(transactional_db: None) -> Any:
+    """The upload queues thousands of validations for the run's worker, if one is up: drop
+    what is still queued and let it finish before the tables are flushed."""
+    yield
+    if os.environ.get("REDIS_URL"):
+        worker_quiet()
+
 
 RECORDS = 2000
 

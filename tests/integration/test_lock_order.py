@@ -19,7 +19,7 @@ from rest_framework.test import APIClient
 
 from games import services as game_services
 from games.models import ClockAdjustment, RecordSubmission
-from tests.workers import wait_idle
+from tests.workers import worker_quiet
 from tournaments import services
 from tournaments.audit import audit_verify
 from tournaments.demo import demo_load
@@ -34,7 +34,7 @@ def _worker_idle_before_flush(transactional_db: None) -> Any:
     the tables are flushed (a TRUNCATE against a validation in flight can deadlock)."""
     yield
     if os.environ.get("REDIS_URL"):
-        wait_idle()
+        worker_quiet()
 
 
 # A short record: whether it is valid does not matter here, only that it is stored.
