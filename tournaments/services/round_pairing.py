@@ -65,8 +65,9 @@ def round_pair(
     number = next_round_number(tournament)
     if round_number is not None and round_number != number:
         raise ValidationError({"round": f"the next round to pair is round {number}"})
-    if tournament.pairing_system == Tournament.PairingSystem.KNOCKOUT:
-        _knockout_decided_check(tournament, number)
+    knockout_next = None
+    if tournament.pairing_system == Tournament.PairingSystem.KNOCKOUT and number > 1:
+        knockout_next = _knockout_decided_check(tournament)
     pairing_preconditions_check(tournament, number)
     players, requested = pairing_players(tournament=tournament, round_number=number)
     system = tournament.pairing_system
@@ -104,7 +105,7 @@ def round_pair(
         pairs = list(knockout_bracket(seeds))
         explanation = ["knockout bracket by seeding; byes to the top seeds"]
     else:
-        kind, pairs = _knockout_progress(tournament)
+        kind, pairs = knockout_next or _knockout_progress(tournament)
         if kind == "done":
             raise Conflict({"round": "the knockout is decided: no round is left"})
         if not pairs:
@@ -134,16 +135,19 @@ def round_pair(
     return rnd
 
 
-def _knockout_decided_check(tournament: Tournament, number: int) -> None:
-    """A decided knockout says so before any other refusal: more rounds would not help."""
-    if number == 1:
-        return
+def _knockout_decided_check(
+    tournament: Tournament,
+) -> tuple[str, list[tuple[int, int | None]]] | None:
+    """A decided knockout says so before any other refusal (more rounds would not help);
+    otherwise the knockout's next step, read once for the pairing, or None while a result
+    is pending (the preconditions then name the boards)."""
     try:
-        kind, _ = _knockout_progress(tournament)
+        progress = _knockout_progress(tournament)
     except ValidationError:
-        return  # a result is pending: the preconditions name the boards
-    if kind == "done":
+        return None
+    if progress[0] == "done":
         raise Conflict({"round": "the knockout is decided: no round is left"})
+    return progress
 
 
 def _withdrawn_games_settle(rnd: Round, user: Any, *, free_rounds: bool) -> None:
