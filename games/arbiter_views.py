@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from games import selectors, services
@@ -119,10 +120,18 @@ def results_grid(request: HttpRequest, t: Tournament, number: int) -> HttpRespon
                 m = re.fullmatch(r"board ([0-9]+)", key)
                 errors[int(m[1]) if m else 0] = " ".join(messages_)
         else:
-            messages.success(request, f"round {number}: {len(saved)} results saved")
+            messages.success(
+                request,
+                ngettext(
+                    "round %(number)d: %(count)d result saved",
+                    "round %(number)d: %(count)d results saved",
+                    len(saved),
+                )
+                % {"number": number, "count": len(saved)},
+            )
             return redirect(round_url(t, number))
     elif not errors:
-        messages.info(request, "no result typed: nothing saved")
+        messages.info(request, _("no result typed: nothing saved"))
         return redirect(round_url(t, number))
     context = _console_context(request, t, rnd, typed=typed, errors=errors)
     context["grid_other_errors"] = [e for b, e in errors.items() if b not in typed]
