@@ -147,8 +147,7 @@ def test_an_event_from_creation_to_export(live_server, chromium, arbiter_user, w
     results = {g.board: g.result for g in Game.objects.filter(pk__in=[g.pk for g in played])}
     assert [results[g.board] for g in played] == ["draw", "first_forfeit_win"]
 
-    # Round 2 from the console's own "pair next round".
-    arbiter.goto(manage)
+    # Rounds 2 and 3 from the console's own "pair next round".
     pair_and_publish(arbiter, 2)
     played = list(
         Game.objects.filter(round__tournament=t, round__number=2, kind=Game.Kind.GAME).order_by(
@@ -161,7 +160,6 @@ def test_an_event_from_creation_to_export(live_server, chromium, arbiter_user, w
     arbiter.keyboard.press("Enter")
     arbiter.get_by_text("2 results saved").wait_for()
 
-    arbiter.goto(manage)
     pair_and_publish(arbiter, 3)
     eva = Registration.objects.get(tournament=t, player__name=INVITED).player
     game = (
