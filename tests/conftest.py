@@ -66,7 +66,10 @@ def _fresh_cache() -> None:
     """Database rows are rolled back between tests; cached standings must go with them."""
     from django.core.cache import cache
 
+    from klinzha_site.page_cache import page_cache_local_clear
+
     cache.clear()
+    page_cache_local_clear()
 
 
 @pytest.fixture(scope="session")

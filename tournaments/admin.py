@@ -8,6 +8,7 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from tournaments.models import ByeRequest, Club, Game, Player, Registration, Round, Tournament
+from tournaments.services.common import standings_bump, standings_bump_for_player
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -47,6 +48,11 @@ class TournamentAdmin(admin.ModelAdmin):
             return list(Tournament.RESULT_SETTINGS)
         return []
 
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        # After the registrations too: the event's published pages show what changed here.
+        super().save_related(request, form, formsets, change)
+        standings_bump(form.instance)
+
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
@@ -54,11 +60,21 @@ class PlayerAdmin(admin.ModelAdmin):
     search_fields = ["name"]
     list_filter = ["club"]
 
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        standings_bump_for_player(player_id=obj.pk)  # their events' pages show them
+
 
 @admin.register(Club)
 class ClubAdmin(admin.ModelAdmin):
     list_display = ["name", "city", "country"]
     search_fields = ["name"]
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        # Standings show each entrant's club: every event a member entered changes.
+        for player_id in obj.players.values_list("pk", flat=True):
+            standings_bump_for_player(player_id=player_id)
 
 
 admin.site.register(Round, ReadOnlyAdmin)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import Any
+
+from django.db.models import Count, Max, Sum
 
 from rules.points import format_points
 from tournaments.models import Game, Player, Registration, Round, Tournament
@@ -143,3 +146,32 @@ def player_game_rows(*, player: Player) -> list[PlayerGame]:
                 marks = (marks[1], marks[0])
         rows.append(PlayerGame(g, first, opponent, marks, penalized))
     return rows
+
+
+def tournament_version_get(*, slug: str) -> tuple[int, int] | None:
+    """A tournament's id and the version its published pages are cached under (bumped by
+    every service that changes what they show, `services.common.standings_bump`); None when
+    there is no such tournament. One query."""
+    row = Tournament.objects.filter(slug=slug).values_list("pk", "standings_version").first()
+    return (row[0], row[1]) if row is not None else None
+
+
+def player_version_get(*, pk: int) -> str | None:
+    """What a player's public page shows, summed up in one string: their own row and club,
+    and the versions of every event they entered (an opponent's name or a result there
+    changes that event's version). None when there is no such player. One query."""
+    rows = list(
+        Player.objects.filter(pk=pk)
+        .values("name", "club_id", "club__name", "federation", "rating")
+        .annotate(
+            versions=Sum("registrations__tournament__standings_version"),
+            events=Count("registrations"),
+            last_event=Max("registrations__tournament_id"),
+        )
+        .order_by()[:1]
+    )
+    if not rows:
+        return None
+    row = rows[0]
+    digest = hashlib.blake2b(repr(sorted(row.items())).encode(), digest_size=10).hexdigest()
+    return f"{pk}:{digest}"

@@ -2,13 +2,27 @@
 
 from __future__ import annotations
 
+import copy
 import csv
+import hashlib
+from collections.abc import Callable, Sequence
 
+from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    HttpResponseBase,
+    JsonResponse,
+)
 from django.shortcuts import get_object_or_404, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy as _
+from django.views.decorators.cache import never_cache
 
+from klinzha_site.page_cache import page_serve
 from klinzha_site.parsing import ascii_int_or_none
 from rules.points import format_points
 from tournaments import page_selectors, selectors
@@ -72,6 +86,51 @@ def _tournament(slug: str) -> Tournament:
     return get_object_or_404(Tournament, slug=slug)
 
 
+def _anonymous(request: HttpRequest) -> HttpRequest:
+    """The request as a visitor would make it: what is rendered for the cache shows nobody's
+    name, links or messages (the header's account links load from `account_nav`)."""
+    anonymous = copy.copy(request)
+    anonymous.user = AnonymousUser()
+    anonymous._messages = []  # type: ignore[attr-defined]
+    return anonymous
+
+
+def _query_key(request: HttpRequest, params: Sequence[str]) -> str:
+    text = "&".join(f"{p}={request.GET.get(p, '')}" for p in params)
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest() if text else "-"
+
+
+def _published(
+    request: HttpRequest,
+    slug: str,
+    page: str,
+    view: Callable[[HttpRequest], HttpResponse],
+    params: Sequence[str] = (),
+) -> HttpResponseBase:
+    """A tournament's published page from the cache while the tournament's version stands
+    (one query on a hit), rendered for a visitor on a miss. A query parameter the page does
+    not read is answered uncached rather than stored under a key that would not show it."""
+    if not set(request.GET) <= set(params):
+        return view(request)
+    version = page_selectors.tournament_version_get(slug=slug)
+    if version is None:
+        raise Http404("no such tournament")
+    key = f"t{version[0]}:v{version[1]}:{page}:{request.path}:{_query_key(request, params)}"
+    return page_serve(request, key=key, render=lambda: view(_anonymous(request)))
+
+
+@never_cache
+def account_nav(request: HttpRequest) -> HttpResponse:
+    """The header's account links for whoever asks (log in; or the arbiter's pages, my
+    games and log out): the one per-user part of the published pages, which load it."""
+    target = request.GET.get("next", "")
+    if not url_has_allowed_host_and_scheme(target, allowed_hosts=None) or not target.startswith(
+        "/"
+    ):
+        target = "/"
+    return render(request, "_account_nav.html", {"nav_next": target})
+
+
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "tournaments/home.html", {"tournaments": selectors.tournament_list()})
 
@@ -90,16 +149,30 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponseBase:
+    return _published(
+        request, slug, f"round{number}", lambda r: _round_detail(r, slug, number), ("slips",)
+    )
+
+
+def _round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     t = _tournament(slug)
     rnd = selectors.round_list(tournament=t).filter(number=number).first()
     if rnd is None:
         raise Http404("no such round")
     rows = page_selectors.round_pairing_rows(tournament=t, round=rnd)
-    return render(request, "tournaments/round.html", {"t": t, "round": rnd, "rows": rows})
+    return render(
+        request,
+        "tournaments/round.html",
+        {"t": t, "round": rnd, "rows": rows, "nav_lazy": True},
+    )
 
 
-def standings(request: HttpRequest, slug: str) -> HttpResponse:
+def standings(request: HttpRequest, slug: str) -> HttpResponseBase:
+    return _published(request, slug, "standings", lambda r: _standings(r, slug), ("round",))
+
+
+def _standings(request: HttpRequest, slug: str) -> HttpResponse:
     t = _tournament(slug)
     try:
         after = ascii_int_or_none(request.GET.get("round") or None, field="round", lo=1)
@@ -124,11 +197,16 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
             "legend": _legend(tiebreaks, rows),
             "after": after,
             "numbers": numbers,
+            "nav_lazy": True,
         },
     )
 
 
-def crosstable(request: HttpRequest, slug: str) -> HttpResponse:
+def crosstable(request: HttpRequest, slug: str) -> HttpResponseBase:
+    return _published(request, slug, "crosstable", lambda r: _crosstable(r, slug))
+
+
+def _crosstable(request: HttpRequest, slug: str) -> HttpResponse:
     t = _tournament(slug)
     table = selectors.crosstable_get(tournament=t)
     lines = [
@@ -149,11 +227,16 @@ def crosstable(request: HttpRequest, slug: str) -> HttpResponse:
             "rounds": range(1, table.rounds + 1),
             "tiebreaks": _labels(list(table.tiebreaks)),
             "legend": _legend(list(table.tiebreaks), list(table.rows)),
+            "nav_lazy": True,
         },
     )
 
 
-def crosstable_csv(request: HttpRequest, slug: str) -> HttpResponse:
+def crosstable_csv(request: HttpRequest, slug: str) -> HttpResponseBase:
+    return _published(request, slug, "crosstable.csv", lambda r: _crosstable_csv(r, slug))
+
+
+def _crosstable_csv(request: HttpRequest, slug: str) -> HttpResponse:
     t = _tournament(slug)
     table = selectors.crosstable_get(tournament=t)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
@@ -185,11 +268,32 @@ def crosstable_csv(request: HttpRequest, slug: str) -> HttpResponse:
     return response
 
 
-def crosstable_json(request: HttpRequest, slug: str) -> JsonResponse:
-    return JsonResponse(selectors.crosstable_json(tournament=_tournament(slug)))
+def crosstable_json(request: HttpRequest, slug: str) -> HttpResponseBase:
+    return _published(
+        request,
+        slug,
+        "crosstable.json",
+        lambda r: JsonResponse(selectors.crosstable_json(tournament=_tournament(slug))),
+    )
 
 
-def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def player_detail(request: HttpRequest, pk: int) -> HttpResponseBase:
+    """A player's page: the visitors' one from the cache while neither the player nor any
+    of their events changed; a signed-in user's rendered for them (it may list penalties
+    only they and their arbiters see)."""
+    if request.GET or request.user.is_authenticated:
+        return _player_detail(request, pk)
+    version = page_selectors.player_version_get(pk=pk)
+    if version is None:
+        raise Http404("no such player")
+    return page_serve(
+        request,
+        key=f"p{version}:{request.path}",
+        render=lambda: _player_detail(_anonymous(request), pk),
+    )
+
+
+def _player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     player = get_object_or_404(Player.objects.select_related("club"), pk=pk)
     return render(
         request,
@@ -198,5 +302,6 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "player": player,
             "games": page_selectors.player_game_rows(player=player),
             "penalties": selectors.player_penalties(player=player, user=request.user),
+            "nav_lazy": True,
         },
     )

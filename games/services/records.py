@@ -36,7 +36,7 @@ from rules.validate import validate_record, verdict_for_unreadable
 from tournaments.audit import Action, audit_append
 from tournaments.models import Game, Tournament
 from tournaments.roles import user_can_arbitrate
-from tournaments.services.common import acting_account
+from tournaments.services.common import acting_account, standings_bump_for_game
 from tournaments.services.results import game_lock
 
 MAX_RECORD_BYTES = 512 * 1024
@@ -305,7 +305,10 @@ def submission_validate(*, submission_id: int) -> RecordSubmission:
         # results and penalties can name sides without reading the record again. Its own
         # statement, after the record's lock is let go: holding the record while waiting for
         # the game would reverse the one lock order (tournament, game, records) of a ruling.
-        Game.objects.filter(pk=sub.game_id, first_color="").update(first_color=colour)
+        # After the game's row: whoever reads the new version reads the colour too.
+        changed = Game.objects.filter(pk=sub.game_id, first_color="").update(first_color=colour)
+        if changed:
+            standings_bump_for_game(game_id=sub.game_id)
     return sub
 
 

@@ -4,11 +4,15 @@ record actions to the same resources."""
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
-from drf_spectacular.utils import extend_schema
+from django.http import HttpResponseBase
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
@@ -16,6 +20,7 @@ from rest_framework.generics import get_object_or_404
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from klinzha_site.page_cache import page_serve
 from klinzha_site.parsing import ascii_int_or_none
 from tournaments import pairing_selectors, selectors, services
 from tournaments.api.serializers import (
@@ -62,6 +67,59 @@ from tournaments.roles import Role, role_require, user_can_arbitrate
 from tournaments.standings import standings_json
 
 User = get_user_model()
+
+# The rounds list's opt-in paging: without these parameters it is every round, as always.
+ROUNDS_PAGING = [
+    OpenApiParameter(
+        "round",
+        OpenApiTypes.INT,
+        description="only this round (a list of one round, or empty when it is not published)",
+    ),
+    OpenApiParameter(
+        "limit",
+        OpenApiTypes.INT,
+        description=f"at most this many rounds (1 to {100}), in order; when more follow, the "
+        'response\'s `Link` header names the next page (rel="next")',
+    ),
+    OpenApiParameter(
+        "cursor",
+        OpenApiTypes.INT,
+        description="the rounds after this round number (from the `Link` header of the page "
+        "before)",
+    ),
+]
+ROUNDS_LIMIT_MAX = 100
+
+
+def _query_key(request: Request, params: Sequence[str]) -> str:
+    text = "&".join(f"{p}={request.query_params.get(p, '')}" for p in params)
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest() if text else "-"
+
+
+def _published(
+    view: Any,
+    request: Request,
+    t: Tournament,
+    page: str,
+    body: Callable[[], Response],
+    params: Sequence[str] = (),
+) -> Response | HttpResponseBase:
+    """A tournament's published JSON from the cache while its version stands (the tournament
+    row read by get_object is the only query of a hit). The browsable API's HTML carries
+    the user and a CSRF token: it is rendered each time."""
+    known = {*params, "format"}
+    if request.accepted_renderer.format != "json" or not set(request.query_params) <= known:
+        return body()
+
+    def render() -> Response:
+        response = body()
+        response.accepted_renderer = request.accepted_renderer
+        response.accepted_media_type = request.accepted_media_type
+        response.renderer_context = view.get_renderer_context()
+        return response.render()
+
+    key = f"t{t.pk}:v{t.standings_version}:api-{page}:{_query_key(request, sorted(known))}"
+    return page_serve(request._request, key=key, render=render)
 
 
 class ClubViewSet(viewsets.ModelViewSet):
@@ -127,21 +185,57 @@ class TournamentViewSet(viewsets.ModelViewSet):
 
     @extend_schema(responses={200: None})
     @action(detail=True, methods=["get"])
-    def standings(self, request: Request, slug: str | None = None) -> Response:
+    def standings(self, request: Request, slug: str | None = None) -> Any:
         t = self.get_object()
-        rows = selectors.standings_compute(tournament=t)
-        return Response(standings_json(rows, t.tiebreak_list, extended=True))
+
+        def body() -> Response:
+            rows = selectors.standings_compute(tournament=t)
+            return Response(standings_json(rows, t.tiebreak_list, extended=True))
+
+        return _published(self, request, t, "standings", body)
 
     @extend_schema(responses={200: None})
     @action(detail=True, methods=["get"])
-    def crosstable(self, request: Request, slug: str | None = None) -> Response:
-        return Response(selectors.crosstable_json(tournament=self.get_object()))
+    def crosstable(self, request: Request, slug: str | None = None) -> Any:
+        t = self.get_object()
+        return _published(
+            self,
+            request,
+            t,
+            "crosstable",
+            lambda: Response(selectors.crosstable_json(tournament=t)),
+        )
 
-    @extend_schema(responses={200: RoundSerializer(many=True)})
-    @action(detail=True, methods=["get"])
-    def rounds(self, request: Request, slug: str | None = None) -> Response:
-        rounds = selectors.round_list(tournament=self.get_object())
-        return Response(RoundSerializer(rounds, many=True).data)
+    @extend_schema(parameters=ROUNDS_PAGING, responses={200: RoundSerializer(many=True)})
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def rounds(self, request: Request, slug: str | None = None) -> Any:
+        """The published rounds with their games; every round unless `round`, or `limit` and
+        `cursor`, ask for some (the same list, shorter)."""
+        t = self.get_object()
+        q = request.query_params
+        number = ascii_int_or_none(q.get("round") or None, field="round", lo=1, hi=10_000)
+        limit = ascii_int_or_none(q.get("limit") or None, field="limit", lo=1, hi=ROUNDS_LIMIT_MAX)
+        after = ascii_int_or_none(q.get("cursor") or None, field="cursor", lo=0, hi=10_000)
+
+        def body() -> Response:
+            rounds = selectors.round_list(tournament=t)
+            if number is not None:
+                rounds = rounds.filter(number=number)
+            if after is not None:
+                rounds = rounds.filter(number__gt=after)
+            if limit is None:
+                return Response(RoundSerializer(rounds, many=True).data)
+            page = list(rounds[: limit + 1])
+            response = Response(RoundSerializer(page[:limit], many=True).data)
+            if len(page) > limit:
+                # Relative (RFC 8288 allows it): the cached header holds no host name.
+                nxt = f"{request.path}?limit={limit}&cursor={page[limit - 1].number}" + (
+                    f"&round={number}" if number is not None else ""
+                )
+                response["Link"] = f'<{nxt}>; rel="next"'
+            return response
+
+        return _published(self, request, t, "rounds", body, ("round", "limit", "cursor"))
 
     @extend_schema(
         request=RegistrationSerializer,

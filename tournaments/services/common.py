@@ -111,5 +111,23 @@ def pairing_preconditions_check(tournament: Tournament, number: int) -> None:
 
 
 def standings_bump(tournament: Tournament) -> None:
-    """Invalidate cached standings: their cache key carries this version."""
+    """Invalidate cached standings and published pages (standings, crosstable, pairings,
+    player pages, their CSV, JSON and API forms): their cache keys carry this version, so
+    every change to what they show bumps it, in the transaction that makes the change."""
     Tournament.objects.filter(pk=tournament.pk).update(standings_version=F("standings_version") + 1)
+
+
+def standings_bump_for_game(*, game_id: int) -> None:
+    """standings_bump for the event of a game changed outside a tournament service (the
+    first colour a validated record names)."""
+    Tournament.objects.filter(rounds__games__pk=game_id).update(
+        standings_version=F("standings_version") + 1
+    )
+
+
+def standings_bump_for_player(*, player_id: int) -> None:
+    """standings_bump for every event a player entered (their name, club or rating shows on
+    each one's pages)."""
+    Tournament.objects.filter(registrations__player_id=player_id).update(
+        standings_version=F("standings_version") + 1
+    )

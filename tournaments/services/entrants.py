@@ -15,6 +15,7 @@ from tournaments.services.common import (
     require_arbiter,
     require_official,
     standings_bump,
+    standings_bump_for_player,
     tournament_lock,
 )
 
@@ -42,6 +43,36 @@ def player_create(
     player.full_clean()
     player.save()
     return player
+
+
+# What player_update changes: what the events' pages show of a player.
+PLAYER_FIELDS = ("name", "club", "federation", "rating")
+
+
+@transaction.atomic
+def player_update(*, player: Player, user: Any = None, **fields: Any) -> Player:
+    """Rename a player or change their club, federation or rating (a registration keeps
+    the rating it was entered with): the pages of every event they entered show it at once.
+    Staff, the organizer of the player's events or the player (roles.user_may_edit_player)."""
+    unknown = sorted(set(fields) - set(PLAYER_FIELDS))
+    if unknown:
+        raise ValidationError({name: "not a player's field to change here" for name in unknown})
+    if user is not None and not user_may_edit_player(user=user, player=player):
+        raise PermissionDenied(
+            "only staff, the organizer of this player's events or the player may do that"
+        )
+    # The one lock order: their tournaments (in id order) before the player.
+    for tournament_id in sorted(set(player.registrations.values_list("tournament_id", flat=True))):
+        tournament_lock(tournament_id)
+    locked = Player.objects.select_for_update().get(pk=player.pk)
+    for name, value in fields.items():
+        setattr(locked, name, value)
+    if isinstance(locked.rating, int) and not 0 <= locked.rating <= RATING_MAX:
+        raise ValidationError({"rating": f"from 0 to {RATING_MAX} (four digits, as TRF holds it)"})
+    locked.full_clean()
+    locked.save(update_fields=list(fields))
+    standings_bump_for_player(player_id=locked.pk)
+    return locked
 
 
 @transaction.atomic

@@ -166,6 +166,7 @@ def round_schedule(
     locked.starts_at, locked.place = starts_at, place
     locked.full_clean()
     locked.save(update_fields=["starts_at", "place"])
+    standings_bump(locked.tournament)  # the pairings page and the rounds API show them
     audit_append(
         tournament=locked.tournament,
         user=user,
@@ -281,6 +282,7 @@ def round_pairings_edit(
     locked.warnings = warnings
     locked.explanation = [*locked.explanation, "pairings edited by hand"]
     locked.save(update_fields=["warnings", "explanation"])
+    standings_bump(locked.tournament)
     audit_append(
         tournament=locked.tournament,
         user=user,
@@ -340,6 +342,7 @@ def game_spindle_choose(*, game: Game, chooser: int, placement: str, user: Any =
     locked.first_id = casters[choice.first_placer]
     locked.second_id = casters[1 - choice.first_placer]
     locked.save(update_fields=["spindle_chooser", "spindle_placement", "first", "second"])
+    standings_bump(tournament)
     after = game_spindle(locked)
     audit_append(
         tournament=tournament,

@@ -1,10 +1,13 @@
-"""`{% user_officiates as v %}`: whether the header offers this user the arbiter's pages."""
+"""`{% user_officiates as v %}`: whether the header offers this user the arbiter's pages;
+`{% language_links as v %}`: the same page under each language."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django import template
+from django.conf import settings
+from django.urls import translate_url
 
 from tournaments.roles import user_is_official
 
@@ -19,3 +22,12 @@ def user_officiates(context: template.Context) -> bool:
     if user is None or not getattr(user, "is_authenticated", False):
         return False
     return user_is_official(user) or user.organized_tournaments.exists()
+
+
+@register.simple_tag(takes_context=True)
+def language_links(context: template.Context) -> list[tuple[str, str, str]]:
+    """(code, name, link) of the current page under each language: plain links, so that a
+    page carries no form and no CSRF token and can be cached as it is."""
+    request = context.get("request")
+    path = request.get_full_path() if request is not None else "/"
+    return [(code, str(name), translate_url(path, code)) for code, name in settings.LANGUAGES]

@@ -1,0 +1,175 @@
+"""Published pages from the cache: rendered once per key, kept with their gzip, ETag and time."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import logging
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.utils.cache import get_conditional_response, patch_vary_headers
+from django.utils.http import http_date
+from django.utils.translation import get_language
+
+logger = logging.getLogger("klinzha_site.cache")
+
+# A page in the cache is public: if one of these is in it, a secret or a person's session
+# leaked into the render, and it is served uncached instead (and logged).
+SECRET_MARKERS = (b"csrfmiddlewaretoken", b"csrftoken")
+# Headers of the rendered response kept with the body (the rest is set when served).
+KEPT_HEADERS = ("Content-Disposition", "Content-Language", "Link")
+# Bodies smaller than this are served plain: gzip's header costs more than it saves.
+GZIP_MIN_BYTES = 512
+# A day: entries are keyed by version, so they go stale never; this only frees memory.
+TIMEOUT = 24 * 3600
+
+
+@dataclass(frozen=True, slots=True)
+class CachedPage:
+    """One rendered page: its bytes, their gzip, its type and kept headers, ETag and the
+    moment it was rendered (Last-Modified)."""
+
+    body: bytes
+    gzipped: bytes | None
+    content_type: str
+    headers: tuple[tuple[str, str], ...]
+    etag: str
+    rendered_at: float
+
+    @property
+    def size(self) -> int:
+        return len(self.body) + len(self.gzipped or b"")
+
+
+class _LocalTier:
+    """The process's own copy of the pages it served last (least recently used go first,
+    bounded in bytes). Safe across processes because every key carries the version of what
+    it shows: a change makes a new key, never a different page under an old one. It also
+    keeps the site fast while Redis is down."""
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self._pages: OrderedDict[str, CachedPage] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> CachedPage | None:
+        with self._lock:
+            page = self._pages.get(key)
+            if page is not None:
+                self._pages.move_to_end(key)
+            return page
+
+    def put(self, key: str, page: CachedPage) -> None:
+        if page.size > self.max_bytes:
+            return
+        with self._lock:
+            old = self._pages.pop(key, None)
+            if old is not None:
+                self._bytes -= old.size
+            self._pages[key] = page
+            self._bytes += page.size
+            while self._bytes > self.max_bytes:
+                _, dropped = self._pages.popitem(last=False)
+                self._bytes -= dropped.size
+
+    def clear(self) -> None:
+        with self._lock:
+            self._pages.clear()
+            self._bytes = 0
+
+
+_local = _LocalTier(int(getattr(settings, "KZ_PAGE_CACHE_LOCAL_BYTES", 64 * 1024 * 1024)))
+
+
+def page_cache_local_clear() -> None:
+    """Forget this process's pages (tests roll the database back, and with it the versions
+    the keys carry)."""
+    _local.clear()
+
+
+def _page_make(response: HttpResponse) -> CachedPage | None:
+    """The response as a cache entry, or None when it must not be cached (not a plain 200,
+    sets a cookie, or carries a secret)."""
+    if response.status_code != 200 or response.streaming or response.cookies:
+        return None
+    body = response.content
+    lowered = body.lower()
+    if any(marker in lowered for marker in SECRET_MARKERS):
+        logger.warning("a published page carried a CSRF token: served uncached")
+        return None
+    gzipped = gzip.compress(body, compresslevel=6, mtime=0) if len(body) >= GZIP_MIN_BYTES else None
+    return CachedPage(
+        body=body,
+        gzipped=gzipped if gzipped is not None and len(gzipped) < len(body) else None,
+        content_type=response["Content-Type"],
+        headers=tuple((h, response[h]) for h in KEPT_HEADERS if response.has_header(h)),
+        etag='"' + hashlib.blake2b(body, digest_size=12).hexdigest() + '"',
+        rendered_at=time.time(),
+    )
+
+
+def _accepts_gzip(request: HttpRequest) -> bool:
+    accepted = request.META.get("HTTP_ACCEPT_ENCODING", "")
+    for part in accepted.split(","):
+        name, _, params = part.strip().partition(";")
+        if name.strip().lower() in ("gzip", "*"):
+            return params.replace(" ", "").lower() not in ("q=0", "q=0.0", "q=0.00", "q=0.000")
+    return False
+
+
+def _page_response(request: HttpRequest, page: CachedPage) -> HttpResponseBase:
+    """The page as this request wants it: 304 when the client's copy is current, gzip when
+    it accepts it."""
+    zipped = page.gzipped is not None and _accepts_gzip(request)
+    # One ETag per representation, as a cache between us and the client must tell them apart.
+    etag = page.etag[:-1] + '-gz"' if zipped else page.etag
+    not_modified = get_conditional_response(request, etag=etag, last_modified=int(page.rendered_at))
+    if not_modified is not None:
+        response: HttpResponseBase = not_modified
+    else:
+        body = page.gzipped if zipped and page.gzipped is not None else page.body
+        response = HttpResponse(body, content_type=page.content_type)
+        for name, value in page.headers:
+            response[name] = value
+        if zipped:
+            response["Content-Encoding"] = "gzip"
+    response["ETag"] = etag
+    response["Last-Modified"] = http_date(int(page.rendered_at))
+    # Revalidated on every view (a change shows at once), answered 304 while unchanged.
+    response["Cache-Control"] = "max-age=0, must-revalidate"
+    patch_vary_headers(response, ["Accept-Encoding"])
+    return response
+
+
+def page_serve(
+    request: HttpRequest, *, key: str, render: Callable[[], HttpResponse]
+) -> HttpResponseBase:
+    """Serve the page cached under `key` (with the active language added), rendering it
+    with `render` on a miss. `key` must name everything the page shows that can change,
+    the tournament's version above all; `render` must produce the page as anyone sees it.
+    A miss in Redis (or Redis down: django-redis ignores its errors) falls back on this
+    process's copy, then on rendering."""
+    if request.method not in ("GET", "HEAD"):
+        return render()
+    full_key = f"kz:page:{key}:{get_language() or settings.LANGUAGE_CODE}"
+    page = _local.get(full_key)
+    if page is None:
+        page = cache.get(full_key)
+        if page is not None:
+            _local.put(full_key, page)
+    if page is None:
+        response = render()
+        page = _page_make(response)
+        if page is None:
+            return response
+        cache.set(full_key, page, TIMEOUT)
+        _local.put(full_key, page)
+    return _page_response(request, page)
