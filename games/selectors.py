@@ -223,6 +223,8 @@ class ConsoleRow:
     penalties: tuple[Penalty, ...]
     proposed: str | None
     awaiting_confirmation: bool
+    # The record names other players than the game's and no arbiter has confirmed it yet.
+    names_pending: bool = False
 
 
 def console_rows(*, round: Round) -> list[ConsoleRow]:
@@ -254,6 +256,7 @@ def console_rows(*, round: Round) -> list[ConsoleRow]:
                 awaiting_confirmation=bool(
                     two_person and g.result and g.result_confirmed_at is None
                 ),
+                names_pending=record is not None and record_needs_confirmation(submission=record),
             )
         )
     return rows

@@ -9,6 +9,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 
 from games.models import RecordSignature, RecordSubmission, SigningKey
+from games.selectors import record_needs_confirmation
 from games.signing import Signature, SignatureError, public_key_canonical, verify_record
 from klinzha_site.errors import Conflict
 from rules.errors import RulesError
@@ -102,6 +103,14 @@ def signature_add(
                 "signature": f"the {given.get_role_display().lower()} signed record "
                 f"v{sub.version} already (Art. 8.2): a signature given stands and is not "
                 "replaced"
+            }
+        )
+    if record_needs_confirmation(submission=sub):
+        raise Conflict(
+            {
+                "submission": f"record v{sub.version} names other players than this game's and "
+                "awaits an arbiter's confirmation: it is signed once the arbiter has confirmed "
+                "it is this game's record (Art. 8.2)"
             }
         )
     latest = sub.game.submissions.order_by("-version", "-id").values_list("pk", "version")[0]

@@ -66,7 +66,16 @@ def battle(setup) -> Battle:  # type: ignore[no-untyped-def]
     return battle_make(*setup)
 
 
-def submit(api: APIClient, game: Game, text: bytes = CAPTURE) -> Any:
+def own(game: Game, text: bytes = CAPTURE) -> bytes:
+    """The record with this game's combatants in its tags (green the first placer)."""
+    assert game.second is not None
+    return text.replace(b'[Green "Kor"]', f'[Green "{game.first.name}"]'.encode()).replace(
+        b'[Gold "Kang"]', f'[Gold "{game.second.name}"]'.encode()
+    )
+
+
+def submit(api: APIClient, game: Game, text: bytes | None = None) -> Any:
+    text = own(game) if text is None else text
     return api.post(f"/api/games/{game.pk}/records/", {"text": text.decode()}, format="json")
 
 
@@ -171,7 +180,8 @@ def test_only_the_arbiters_ruling_makes_the_next_version(battle):
     # v1 is no longer the latest: only v2 can be signed now.
     pem, pub = generate_key()
     assert battle.arbiter.post("/api/signing-keys/", {"public_key": pub}).status_code == 201
-    body = {"public_key": pub, "signature": sign_record(CAPTURE.decode(), pem).signature}
+    v1_text = bytes(RecordSubmission.objects.get(pk=rid).raw).decode()
+    body = {"public_key": pub, "signature": sign_record(v1_text, pem).signature}
     late = battle.arbiter.post(f"/api/records/{rid}/signatures/", body, format="json")
     assert late.status_code == 409 and "only the latest version" in late.json()["submission"][0]
     assert sign(battle.first, v2.pk).status_code == 201
@@ -380,3 +390,33 @@ def test_the_game_page_offers_the_ruling_to_the_arbiter_only(battle, setup):
     assert arbiter.post(f"/arbiter/t/{slug}/irregularities/", form).status_code == 302
     v2 = battle.game.submissions.get(version=2)
     assert (v2.source, bytes(v2.raw).decode()) == ("ruling", fixed)
+
+
+def test_a_record_naming_other_players_is_signed_once_an_arbiter_confirms_it(battle, setup):
+    b, (_, arbiter_user) = battle, setup
+    other = own(b.game).replace(f'[Green "{b.game.first.name}"]'.encode(), b'[Green "Somebody"]')
+    made = submit(b.first.api, b.game, other)
+    assert made.status_code == 201, made.content
+    rid = made.json()["id"]
+    refused = sign(b.first, rid)
+    assert refused.status_code == 409, refused.content
+    assert "awaits an arbiter's confirmation" in refused.content.decode()
+    assert not RecordSignature.objects.filter(submission_id=rid).exists()
+    # The combatant's page says why there is no signing button; the console points to it.
+    page = Client()
+    page.force_login(b.first.user)
+    html = page.get(f"/g/{b.game.pk}/").content.decode()
+    assert 'id="sign-waits"' in html and 'id="sign"' not in html
+    console = Client()
+    console.force_login(arbiter_user)
+    slug = b.game.round.tournament.slug
+    html = console.get(f"/arbiter/t/{slug}/round/{b.game.round.number}/").content.decode()
+    row = html[html.index(f'id="game-{b.game.board}"') :]
+    assert "names-pending" in row[: row.index("</tr>")]
+    # The arbiter takes its result for this game: now it is signed.
+    taken = console.post(f"/arbiter/t/{slug}/game/{b.game.pk}/from-record/")
+    assert taken.status_code in (200, 302), taken.content
+    assert Game.objects.get(pk=b.game.pk).result == Game.Result.FIRST_WIN
+    assert sign(b.first, rid).status_code == 201
+    html = page.get(f"/g/{b.game.pk}/").content.decode()
+    assert 'id="sign-waits"' not in html and 'id="sign"' in html

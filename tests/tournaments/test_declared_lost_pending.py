@@ -4,6 +4,8 @@ JSON), the game's API representation and its page; revoked, the game is pending 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from rest_framework.test import APIClient
 
@@ -42,9 +44,20 @@ def cells(slug: str) -> dict[str, tuple[str, float | None, bool]]:
     }
 
 
+def board_cell(client, slug: str, board: int) -> str:
+    """The result cell of a board on the public pairings page, tags stripped."""
+    page = client.get(f"/t/{slug}/round/1/").content.decode()
+    row = re.search(rf'<tr id="board-{board}">(.*?)</tr>', page, re.S)
+    assert row is not None, page
+    cell = re.search(r'<td class="result">(.*?)</td>', row.group(1), re.S)
+    assert cell is not None, row.group(1)
+    return re.sub(r"<[^>]+>", "", cell.group(1)).strip()
+
+
 def test_a_battle_declared_lost_decides_a_pending_game_with_its_mark(officials, pending, client):
     t = pending.round.tournament
     game_url = f"/api/games/{pending.pk}/"
+    assert board_cell(client, t.slug, 1) == ""
     before = api().get(game_url).json()
     assert (before["result"], before["result_counted"], before["result_penalized"]) == (
         "",
@@ -74,9 +87,11 @@ def test_a_battle_declared_lost_decides_a_pending_game_with_its_mark(officials, 
     crosstable = client.get(f"/t/{t.slug}/crosstable.json").json()
     marked = {r["name"]: r["rounds"][0]["penalized"] for r in crosstable["rows"]}
     assert marked == {"Ann": True, "Bob": True, "Cid": False, "Dax": False}
-    # the game's page says so
+    # the game's page and the public pairings say so
     page = client.get(f"/g/{pending.pk}/").content.decode()
     assert "Art. 12.4 d" in page and "*" in page
+    assert board_cell(client, t.slug, 1) == "1 – 0*"
+    assert "*" not in board_cell(client, t.slug, 2)
 
     # revoked: pending again
     body = {"penalty": penalty, "reason": "mistaken"}
@@ -92,6 +107,7 @@ def test_a_battle_declared_lost_decides_a_pending_game_with_its_mark(officials, 
     assert (standings["Ann"], standings["Bob"]) == (0, 0)
     assert cells(t.slug)["Ann"][0] == ""
     assert "Art. 12.4 d" not in client.get(f"/g/{pending.pk}/").content.decode()
+    assert board_cell(client, t.slug, 1) == ""
 
 
 def test_a_result_entered_after_stays_marked_by_the_penalty(officials, pending):
