@@ -14,6 +14,10 @@ if not env("KZ_AUDIT_KEY", default="") or env("KZ_AUDIT_KEY") == SECRET_KEY:
     raise ImproperlyConfigured("KZ_AUDIT_KEY must be set in production, and differ from SECRET_KEY")
 KZ_AUDIT_KEY = env("KZ_AUDIT_KEY")
 DEBUG = False
+# Persistent database connections: a new one per request cost more than a cached page
+# (bench/page_bench.py); the health check replaces one the server closed.
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("DJANGO_CONN_MAX_AGE", default=60)  # noqa: F405
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True  # noqa: F405
 SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_HSTS_SECONDS = env.int("DJANGO_SECURE_HSTS_SECONDS", default=31536000)

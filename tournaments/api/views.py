@@ -15,14 +15,14 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.generics import get_object_or_404
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from klinzha_site.page_cache import page_serve
 from klinzha_site.parsing import ascii_int_or_none
-from tournaments import pairing_selectors, selectors, services
+from tournaments import page_selectors, pairing_selectors, selectors, services
 from tournaments.api.serializers import (
     AccountSerializer,
     AuditSerializer,
@@ -99,26 +99,28 @@ def _query_key(request: Request, params: Sequence[str]) -> str:
 def _published(
     view: Any,
     request: Request,
-    t: Tournament,
     page: str,
-    body: Callable[[], Response],
+    body: Callable[[Tournament], Response],
     params: Sequence[str] = (),
 ) -> Response | HttpResponseBase:
-    """A tournament's published JSON from the cache while its version stands (the tournament
-    row read by get_object is the only query of a hit). The browsable API's HTML carries
-    the user and a CSRF token: it is rendered each time."""
+    """A tournament's published JSON from the cache while its version stands (reading the
+    version is the one query of a hit; the tournament itself is read on a miss). The
+    browsable API's HTML carries the user and a CSRF token: it is rendered each time."""
     known = {*params, "format"}
     if request.accepted_renderer.format != "json" or not set(request.query_params) <= known:
-        return body()
+        return body(view.get_object())
+    version = page_selectors.tournament_version_get(slug=view.kwargs["slug"])
+    if version is None:
+        raise NotFound("No Tournament matches the given query.")
 
     def render() -> Response:
-        response = body()
+        response = body(view.get_object())
         response.accepted_renderer = request.accepted_renderer
         response.accepted_media_type = request.accepted_media_type
         response.renderer_context = view.get_renderer_context()
         return response.render()
 
-    key = f"t{t.pk}:v{t.standings_version}:api-{page}:{_query_key(request, sorted(known))}"
+    key = f"t{version[0]}:v{version[1]}:api-{page}:{_query_key(request, sorted(known))}"
     return page_serve(request._request, key=key, render=render)
 
 
@@ -186,24 +188,20 @@ class TournamentViewSet(viewsets.ModelViewSet):
     @extend_schema(responses={200: None})
     @action(detail=True, methods=["get"])
     def standings(self, request: Request, slug: str | None = None) -> Any:
-        t = self.get_object()
-
-        def body() -> Response:
+        def body(t: Tournament) -> Response:
             rows = selectors.standings_compute(tournament=t)
             return Response(standings_json(rows, t.tiebreak_list, extended=True))
 
-        return _published(self, request, t, "standings", body)
+        return _published(self, request, "standings", body)
 
     @extend_schema(responses={200: None})
     @action(detail=True, methods=["get"])
     def crosstable(self, request: Request, slug: str | None = None) -> Any:
-        t = self.get_object()
         return _published(
             self,
             request,
-            t,
             "crosstable",
-            lambda: Response(selectors.crosstable_json(tournament=t)),
+            lambda t: Response(selectors.crosstable_json(tournament=t)),
         )
 
     @extend_schema(parameters=ROUNDS_PAGING, responses={200: RoundSerializer(many=True)})
@@ -211,13 +209,12 @@ class TournamentViewSet(viewsets.ModelViewSet):
     def rounds(self, request: Request, slug: str | None = None) -> Any:
         """The published rounds with their games; every round unless `round`, or `limit` and
         `cursor`, ask for some (the same list, shorter)."""
-        t = self.get_object()
         q = request.query_params
         number = ascii_int_or_none(q.get("round") or None, field="round", lo=1, hi=10_000)
         limit = ascii_int_or_none(q.get("limit") or None, field="limit", lo=1, hi=ROUNDS_LIMIT_MAX)
         after = ascii_int_or_none(q.get("cursor") or None, field="cursor", lo=0, hi=10_000)
 
-        def body() -> Response:
+        def body(t: Tournament) -> Response:
             rounds = selectors.round_list(tournament=t)
             if number is not None:
                 rounds = rounds.filter(number=number)
@@ -235,7 +232,7 @@ class TournamentViewSet(viewsets.ModelViewSet):
                 response["Link"] = f'<{nxt}>; rel="next"'
             return response
 
-        return _published(self, request, t, "rounds", body, ("round", "limit", "cursor"))
+        return _published(self, request, "rounds", body, ("round", "limit", "cursor"))
 
     @extend_schema(
         request=RegistrationSerializer,
