@@ -13,6 +13,7 @@ from rules.clock import (
     parse_time_control,
     ply_turns,
 )
+from rules.messages import message
 from rules.position import COLOR_NAMES, Rules
 from rules.record import Record
 from tournaments.event_rules import ablation_text, crown_text, squares_text, time_control_read
@@ -45,24 +46,14 @@ def _parameters_broken(rules: Rules, expected: Expected) -> tuple[str, str] | No
     if want is None:
         return None
     if rules.clouds != want.clouds:
-        return (
-            f"the record's clouded triangles (Clouds tag, Art. 13.4) are "
-            f"{squares_text(rules.clouds)}; this tournament fixes {squares_text(want.clouds)}",
-            "9.1",
-        )
+        got, fixed = squares_text(rules.clouds), squares_text(want.clouds)
+        return message("clouds_mismatch", clouds=got, expected=fixed), "9.1"
     if rules.crown != want.crown:
-        return (
-            f"the record's designated apex of Kagga's Crown (Crown tag, Art. 13.3) is "
-            f"{crown_text(rules.crown)}; this tournament fixes {crown_text(want.crown)}",
-            "9.1",
-        )
+        got, fixed = crown_text(rules.crown), crown_text(want.crown)
+        return message("crown_mismatch", crown=got, expected=fixed), "9.1"
     if rules.ablation_limit != want.ablation_limit:
-        return (
-            f"the record's ablation limit (AblationLimit tag, Art. 13.6) is "
-            f"{ablation_text(rules.ablation_limit)}; this tournament fixes "
-            f"{ablation_text(want.ablation_limit)}",
-            "9.1",
-        )
+        got, fixed = ablation_text(rules.ablation_limit), ablation_text(want.ablation_limit)
+        return message("ablation_limit_mismatch", limit=got, expected=fixed), "9.1"
     return None
 
 
@@ -77,17 +68,12 @@ def _time_control_broken(tags: Mapping[str, str], expected: Expected) -> tuple[s
     try:
         got = parse_time_control(text)
     except ClockError as exc:
-        return (
-            f"the record's TimeControl {text!r} cannot be read ({exc}); this tournament "
-            f"plays {event} (Art. 6.4)",
-            "9.1",
-        )
+        why = message("time_control_unreadable", written=repr(text), why=exc, expected=event)
+        return why, "9.1"
     if got != want:
-        return (
-            f"the record's TimeControl is {text} ({describe_time_control(got)}); this "
-            f"tournament plays {event} (Art. 6.4)",
-            "9.1",
-        )
+        played = describe_time_control(got)
+        why = message("time_control_mismatch", written=text, played=played, expected=event)
+        return why, "9.1"
     return None
 
 
@@ -97,11 +83,7 @@ def _notation_broken(tags: Mapping[str, str], expected: Expected) -> tuple[str, 
     # A record with no Notation tag is geometric, as the reader takes it.
     got = tags.get("Notation", "").strip().lower() or "geometric"
     if got != expected.notation:
-        return (
-            f"the record is written in {got} notation (Notation tag); this tournament "
-            f"requires {expected.notation} notation",
-            "8.3",
-        )
+        return message("notation_mismatch", notation=got, expected=expected.notation), "8.3"
     return None
 
 
@@ -109,10 +91,7 @@ def _resignation_broken(record: Record, expected: Expected) -> tuple[str, str] |
     if record.tags.get("Termination", "").strip().lower() != "resignation":
         return None
     if not expected.resignation_allowed:
-        return (
-            "the record ends in resignation (Termination tag); this tournament forbids resignation",
-            "9.2",
-        )
+        return message("resignation_forbidden"), "9.2"
     need = expected.resignation_after_moves
     if not need:
         return None
@@ -127,8 +106,7 @@ def _resignation_broken(record: Record, expected: Expected) -> tuple[str, str] |
     if made[side] >= need:
         return None
     return (
-        f"{COLOR_NAMES[side]} resigned having made {made[side]} moves (the setup counting as "
-        f"move 1, Art. 6.7); this tournament allows resignation after {need} moves",
+        message("resigned_early", colour=COLOR_NAMES[side], moves=made[side], need=need),
         "9.2",
     )
 

@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
+from rules.messages import message, message_code
+
 
 class RulesError(ValueError):
-    """Base of every error the rules engine raises on bad input."""
+    """Base of every error the rules engine raises on bad input; `code` and `params` name
+    its catalogued message (rules/messages.py), None and {} for an uncatalogued one."""
+
+    code: str | None = None
+    params: dict[str, str] = {}  # noqa: RUF012 - replaced, never mutated
+
+    def __init__(self, *args: object) -> None:
+        super().__init__(*args)
+        first = args[0] if args else None
+        if isinstance(first, str):
+            self.code, self.params = message_code(first)
 
 
 class IllegalMoveError(RulesError):
@@ -12,8 +24,14 @@ class IllegalMoveError(RulesError):
 
     def __init__(self, reason: str, article: str | None = None) -> None:
         super().__init__(f"{reason} (Art. {article})" if article else reason)
+        self.code, self.params = message_code(reason)
         self.reason = reason
         self.article = article
+
+    @classmethod
+    def coded(cls, code: str, article: str | None, /, **params: object) -> IllegalMoveError:
+        """The error for the catalogued message `code` and its parameters."""
+        return cls(message(code, **params), article)
 
 
 class NotationError(RulesError):
@@ -24,9 +42,19 @@ class NotationError(RulesError):
         self.reason = reason
         self.article = article
 
+    @classmethod
+    def coded(cls, code: str, /, **params: object) -> NotationError:
+        """The error for the catalogued message `code` and its parameters."""
+        return cls(message(code, **params))
+
 
 class RecordError(RulesError):
     """A record file that cannot be read as a record at all."""
+
+    @classmethod
+    def coded(cls, code: str, /, **params: object) -> RecordError:
+        """The error for the catalogued message `code` and its parameters."""
+        return cls(message(code, **params))
 
 
 class PositionStringError(RulesError):

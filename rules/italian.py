@@ -18,6 +18,7 @@ from rules.board import (
     neighbours_bb,
 )
 from rules.errors import IllegalMoveError
+from rules.messages import Message, message
 from rules.points import format_points
 from rules.position import (
     BLOCKADER,
@@ -47,6 +48,12 @@ ART_CARRIER: Final = "italian-society: carrier"
 ART_TRAP: Final = "italian-society 7"
 ART_FLIER: Final = "italian-society: Flier"
 ART_COUNT: Final = "italian-society: tournament"
+
+# Built once: move generation asks for the placement problem of every free triangle.
+_WARRIOR_IN_FIELD: Final = message("italian_warrior_in_field")
+_GOAL_IN_FIELD: Final = message("italian_goal_in_field")
+_FIELDS_OVERLAP: Final = message("italian_fields_overlap")
+_BEHIND_BLOCKADER: Final = message("italian_behind_blockader")
 
 # Points for a killed warrior at the time-out count; a trapped one counts half.
 COUNT_VALUE: Final = {VANGUARD: 2, LANCER: 4, FENCER: 6, SWIFT: 8, FLIER: 10, BLOCKADER: 0}
@@ -160,19 +167,19 @@ class ItalianPosition(Position):
                 ok |= BIT[t]
         return ok
 
-    def _placement_problem(self, side: int, kind: int, t: int) -> str | None:
+    def _placement_problem(self, side: int, kind: int, t: int) -> Message | None:
         """Why `side` may not place a `kind` on `t` (given a free triangle of its region)."""
         if kind == BLOCKADER:
             z = NB[t]
             if z & (self.occ[0] | self.occ[1]):
-                return "a warrior may not be placed inside a Blockader's field"
+                return _WARRIOR_IN_FIELD
             if z & self.goals_bb():
-                return "a Goal may not be placed inside a Blockader's field"
+                return _GOAL_IN_FIELD
             eb = self.blk[1 - side]
             if eb >= 0 and z & NB[eb]:
-                return "the Blockaders' fields may not overlap"
+                return _FIELDS_OVERLAP
         if not self._honourable(side, kind, t):
-            return "a warrior may not be placed behind its own Blockader, between it and the Goal"
+            return _BEHIND_BLOCKADER
         return None
 
     def _placement_by_kind(self) -> bool:
@@ -180,44 +187,32 @@ class ItalianPosition(Position):
 
     def _check_goal_placement(self, t: int, side: int, what: str) -> None:
         if what != "goal":
-            raise IllegalMoveError(
-                "the Goal is placed first, before the carrier and the squad", ART_PLACEMENT
-            )
+            raise IllegalMoveError.coded("italian_goal_first_of_all", ART_PLACEMENT)
         if self._goal_squares(side) & BIT[t]:
             return
         if self.sq[t] or self.goals_bb() & BIT[t]:
-            raise IllegalMoveError("the Goal is placed alone on an empty triangle", "2.6")
+            raise IllegalMoveError.coded("italian_goal_alone", "2.6")
         if REGION[t] is None:
-            raise IllegalMoveError(f"{NAME[t]} is a shared triangle, not used for placement", "2.2")
+            raise IllegalMoveError.coded("shared_triangle", "2.2", square=NAME[t])
         if self.rules.cloud_bb & BIT[t]:
-            raise IllegalMoveError("a Goal may not be placed in a cloud", "13.4")
-        raise IllegalMoveError(f"{NAME[t]} is in the region the enemy placed in", "2.5")
+            raise IllegalMoveError.coded("goal_placed_in_cloud", "13.4")
+        raise IllegalMoveError.coded("enemy_region", "2.5", square=NAME[t])
 
     def _check_warrior_placement(self, kind: int, t: int, side: int, what: str) -> None:
         if what != "warrior":
-            raise IllegalMoveError("the Goal is placed first", ART_PLACEMENT)
+            raise IllegalMoveError.coded("italian_goal_first", ART_PLACEMENT)
         if self._is_carrier_ply() and not IS_CARRIER[kind]:
-            raise IllegalMoveError(
-                "the warrior placed after the Goal is the declared carrier: a Fencer, Lancer "
-                "or Vanguard",
-                ART_CARRIER,
-            )
+            raise IllegalMoveError.coded("italian_carrier_kind", ART_CARRIER)
         self._check_room(side, kind, t)
         if self.goals_bb() & BIT[t]:
-            raise IllegalMoveError(
-                "the Goal is not loaded onto a warrior during placement", ART_CARRIER
-            )
+            raise IllegalMoveError.coded("italian_goal_not_loaded", ART_CARRIER)
         region = self.region[side]
         if not REGION_BB[region] & BIT[t]:
             if REGION[t] is None:
-                raise IllegalMoveError(
-                    f"{NAME[t]} is a shared triangle, not used for placement", "2.2"
-                )
-            raise IllegalMoveError(f"{NAME[t]} is outside the region of this squad's Goal", "2.5")
+                raise IllegalMoveError.coded("shared_triangle", "2.2", square=NAME[t])
+            raise IllegalMoveError.coded("italian_outside_region", "2.5", square=NAME[t])
         if self._all_zoc() & BIT[t]:
-            raise IllegalMoveError(
-                "a warrior may not be placed inside a Blockader's field", ART_PLACEMENT
-            )
+            raise IllegalMoveError.coded("italian_warrior_in_field", ART_PLACEMENT)
         problem = self._placement_problem(side, kind, t)
         if problem is not None:
             raise IllegalMoveError(problem, ART_PLACEMENT)
@@ -295,32 +290,27 @@ class ItalianPosition(Position):
         code = self.sq[o]
         if code and code >> 3 == side and code & 7 == move.kind:
             if self.trapped() & BIT[o]:
-                raise IllegalMoveError(
-                    f"the {KIND_NAMES[move.kind]} on {NAME[o]} is trapped in a Blockader's field",
-                    ART_TRAP,
+                raise IllegalMoveError.coded(
+                    "italian_trapped", ART_TRAP, kind=KIND_NAMES[move.kind], square=NAME[o]
                 )
             d = self._dests(o, move.kind, side)
             if move.carry:
                 if self._holder(side) != o and IS_CARRIER[move.kind] and self.goal[side] == o:
-                    raise IllegalMoveError(
-                        "only the declared carrier carries the Goal", ART_CARRIER
-                    )
+                    raise IllegalMoveError.coded("italian_declared_carrier", ART_CARRIER)
                 legal = self._carry_dests(o, move.kind, side, d) if self._holder(side) == o else 0
             else:
                 legal = d
             if legal & BIT[t]:
                 return
             if move.kind == FLIER and FLY[o] & ~self._reach(o, FLIER, 0) & BIT[t]:
-                raise IllegalMoveError("a Flier may not fly over a Blockader", ART_FLIER)
+                raise IllegalMoveError.coded("italian_flier_over_blockader", ART_FLIER)
         super().check_battle_move(side, move)
         kind = code & 7
         if kind == FLIER:
-            raise IllegalMoveError("a Flier may not fly over a Blockader", ART_FLIER)
+            raise IllegalMoveError.coded("italian_flier_over_blockader", ART_FLIER)
         if kind == BLOCKADER and self.goal[1 - side] == t:
-            raise IllegalMoveError(
-                "a Blockader captures the enemy Goal only as its side's last warrior", ART_TRAP
-            )
-        raise IllegalMoveError("not allowed by the Italian society's rules", ART_TRAP)
+            raise IllegalMoveError.coded("italian_blockader_captures", ART_TRAP)
+        raise IllegalMoveError.coded("italian_not_allowed", ART_TRAP)
 
     def push_battle_move(self, side: int, move: Move) -> None:
         o = move.origin
@@ -471,6 +461,11 @@ class TimeoutCount:
         g, o = (format_points(p) for p in self.points)
         return f"time-out count green {g}, gold {o}"
 
+    def sides(self) -> dict[str, str]:
+        """Each colour's points as `describe` writes them, by colour (a message's parameters)."""
+        g, o = (format_points(p) for p in self.points)
+        return {"green": g, "gold": o}
+
 
 def timeout_count(pos: Position) -> TimeoutCount:
     """Count a battle stopped at time-out: killed enemy warriors score their value, enemy
@@ -497,7 +492,7 @@ def tag_problem(pos: Position, tags: dict[str, str]) -> tuple[str, str | None] |
     draws, and a battle ended by time is won by the count (a tie by the `Coin` tag)."""
     result = tags.get("Result", "*").strip().lower() or "*"
     if result == "draw":
-        return "the Italian society's tournaments have no draws", ART_COUNT
+        return message("italian_no_draws"), ART_COUNT
     term = tags.get("Termination", "").strip().lower()
     if term != "time" or pos.outcome is not None or result == "*":
         return None
@@ -506,12 +501,13 @@ def tag_problem(pos: Position, tags: dict[str, str]) -> tuple[str, str | None] |
     if winner is None:
         coin = tags.get("Coin", "").strip().lower()
         if coin not in COLOR_NAMES:
-            return f"{count.describe()} is a tie: a Coin tag (green or gold) must say who won", (
-                ART_COUNT
-            )
+            return message("italian_count_tie", **count.sides()), ART_COUNT
         expected = coin
     else:
         expected = COLOR_NAMES[winner]
     if result != expected:
-        return f"{count.describe()}: the winner is {expected}, not {result}", ART_COUNT
+        return (
+            message("italian_count_winner", **count.sides(), expected=expected, result=result),
+            ART_COUNT,
+        )
     return None

@@ -282,16 +282,14 @@ class KintaPosition(Position):
     # --- checking -----------------------------------------------------------------------------
     def _check_placement(self, move: Move, side: int, what: str) -> None:
         if self.notes:
-            raise IllegalMoveError("spindle casts are recorded for a placement", "D.1.2")
+            raise IllegalMoveError.coded("casts_for_placement", "D.1.2")
         super()._check_placement(move, side, what)
 
     def _check_attack_on_blockader(self, kind: int) -> None:
         if kind == BLOCKADER:
-            raise IllegalMoveError("a Blockader kills nothing", "3.11.4")
+            raise IllegalMoveError.coded("blockader_kills_nothing", "3.11.4")
         if not self.may_attack_blockader(kind):
-            raise IllegalMoveError(
-                "a Vanguard cannot attack the Blockader unless power-vanguards is played", "13.9"
-            )
+            raise IllegalMoveError.coded("vanguard_on_blockader", "13.9")
 
     def _check_path(self, side: int, move: Move, kind: int, zone: int) -> None:
         # Attacking the Blockader, a warrior may cross its zone (only the last step can).
@@ -309,14 +307,10 @@ class KintaPosition(Position):
         pair = self.combatants(side, move)
         if pair is None:
             if notes:
-                raise IllegalMoveError(
-                    "spindle casts are recorded for a move that is no combat", "D.1.2"
-                )
+                raise IllegalMoveError.coded("casts_without_combat", "D.1.2")
             return
         if not notes:
-            raise IllegalMoveError(
-                "a combat needs its spindle casts recorded after the ply ([%cast …])", "D.1.5"
-            )
+            raise IllegalMoveError.coded("casts_missing", "D.1.5")
         self.resolved = (move, resolve_combat(pair[0], pair[1], notes))
 
     # --- playing ------------------------------------------------------------------------------

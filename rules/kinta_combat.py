@@ -226,12 +226,10 @@ def resolve_combat(
     caster = MOVER
     for n, values in enumerate(casts, start=1):
         if strengths[0] <= 0 or strengths[1] <= 0:
-            raise IllegalMoveError(
-                f"round {n} is cast after the combat ended in round {n - 1}", "D.4"
-            )
+            raise IllegalMoveError.coded("cast_after_combat", "D.4", n=n, ended=n - 1)
         for v in values:
             if v not in SPINDLE_FACES:
-                raise IllegalMoveError(f"a spindle shows 1 to 6, not {v} (round {n})", "D.1.5")
+                raise IllegalMoveError.coded("spindle_face", "D.1.5", value=v, n=n)
         if len(values) == 3 and not values[0] == values[1] == values[2]:
             # The usual round, no triple: _fight_round's steps without drawing one by one.
             a1, a2, d = values
@@ -255,26 +253,27 @@ def resolve_combat(
             r = _fight_round(kinds, strengths, caster, _drawer(values))
         except _OutOfCasts:
             if len(values) < 3:
-                raise IllegalMoveError(
-                    f"round {n} has {len(values)} casts; the attacker casts two spindles and "
-                    "the defender one",
-                    "D.1.5",
+                raise IllegalMoveError.coded(
+                    "round_too_few_casts", "D.1.5", n=n, count=len(values)
                 ) from None
-            raise IllegalMoveError(
-                f"round {n} lacks the attacker's second cast after a triple", "D.1.8"
-            ) from None
+            raise IllegalMoveError.coded("triple_second_cast", "D.1.8", n=n) from None
         if len(r.casts) < len(values):
-            raise IllegalMoveError(
-                f"round {n} has {len(values)} casts but is over after {len(r.casts)}",
+            raise IllegalMoveError.coded(
+                "round_too_many_casts",
                 "D.1.8" if r.triples else "D.1.5",
+                n=n,
+                count=len(values),
+                used=len(r.casts),
             )
         rounds.append(r)
         caster = _next_caster(r)
     if strengths[0] > 0 and strengths[1] > 0:
-        raise IllegalMoveError(
-            f"the combat is not over after {len(rounds)} rounds (strengths {strengths[0]} "
-            f"and {strengths[1]})",
+        raise IllegalMoveError.coded(
+            "combat_not_over",
             "D.4",
+            rounds=len(rounds),
+            attacker=strengths[0],
+            defender=strengths[1],
         )
     return CombatResult(attacker, defender, tuple(rounds))
 
@@ -311,10 +310,10 @@ def parse_casts(text: str) -> tuple[tuple[int, ...], ...]:
         for token in part.replace(",", " ").split():
             # len() first: a huge digit string must not reach int().
             if not (token.isascii() and token.isdigit() and len(token) <= 2):
-                raise IllegalMoveError(f"cannot read spindle cast {token[:20]!r}", "D.1.5")
+                raise IllegalMoveError.coded("unreadable_cast", "D.1.5", token=repr(token[:20]))
             values.append(int(token))
         if not values:
-            raise IllegalMoveError(f"round {n} of the casts is empty", "D.1.5")
+            raise IllegalMoveError.coded("empty_cast_round", "D.1.5", n=n)
         rounds.append(tuple(values))
     return tuple(rounds)
 
@@ -326,10 +325,10 @@ def parse_cast_notes(comments: Sequence[str]) -> tuple[tuple[int, ...], ...]:
     found = [m for c in comments for m in _CAST_RE.finditer(c)]
     if not found:
         if any("%cast" in c for c in comments):
-            raise IllegalMoveError("cannot read the [%cast …] note", "D.1.5")
+            raise IllegalMoveError.coded("unreadable_cast_note", "D.1.5")
         return ()
     if len(found) > 1:
-        raise IllegalMoveError("more than one [%cast …] note after one ply", "D.1.5")
+        raise IllegalMoveError.coded("cast_note_twice", "D.1.5")
     return parse_casts(found[0].group(1))
 
 

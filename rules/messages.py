@@ -55,7 +55,7 @@ WORDS: Final = (
 
 # The parameters whose values are game words (from WORDS), translated when rendered.
 WORD_PARAMS: Final = frozenset(
-    {"kind", "claimed", "owner", "termination", "winner", "expected", "why"}
+    {"kind", "claimed", "owner", "termination", "winner", "expected", "why", "colour"}
 )
 
 MESSAGES: Final[dict[str, str]] = {
@@ -85,6 +85,51 @@ MESSAGES: Final[dict[str, str]] = {
     ),
     "termination_unreached": gettext_noop(
         "Termination tag says {written} but the moves end in neither capture nor deadlock"
+    ),
+    "not_utf8": gettext_noop("the record is not UTF-8 text"),
+    # --- a record for a game of an event (games/services/records.py, games/event_rules.py) ----
+    "ruleset_mismatch": gettext_noop(
+        "the record is played under ruleset {ruleset}; this tournament plays {expected}"
+    ),
+    "variants_mismatch": gettext_noop(
+        "the record's variants are {variants}; this game is played with {expected}"
+    ),
+    "removed_missing": gettext_noop(
+        "this game is a Bach'san replay without a {kind}: the record needs a Removed tag naming it"
+    ),
+    "removed_unexpected": gettext_noop(
+        "this game is not a Bach'san replay: the record may not have a Removed tag"
+    ),
+    "clouds_mismatch": gettext_noop(
+        "the record's clouded triangles (Clouds tag, Art. 13.4) are {clouds}; this tournament "
+        "fixes {expected}"
+    ),
+    "crown_mismatch": gettext_noop(
+        "the record's designated apex of Kagga's Crown (Crown tag, Art. 13.3) is {crown}; this "
+        "tournament fixes {expected}"
+    ),
+    "ablation_limit_mismatch": gettext_noop(
+        "the record's ablation limit (AblationLimit tag, Art. 13.6) is {limit}; this tournament "
+        "fixes {expected}"
+    ),
+    "time_control_unreadable": gettext_noop(
+        "the record's TimeControl {written} cannot be read ({why}); this tournament plays "
+        "{expected} (Art. 6.4)"
+    ),
+    "time_control_mismatch": gettext_noop(
+        "the record's TimeControl is {written} ({played}); this tournament plays {expected} "
+        "(Art. 6.4)"
+    ),
+    "notation_mismatch": gettext_noop(
+        "the record is written in {notation} notation (Notation tag); this tournament requires "
+        "{expected} notation"
+    ),
+    "resignation_forbidden": gettext_noop(
+        "the record ends in resignation (Termination tag); this tournament forbids resignation"
+    ),
+    "resigned_early": gettext_noop(
+        "{colour} resigned having made {moves} moves (the setup counting as move 1, Art. 6.7); "
+        "this tournament allows resignation after {need} moves"
     ),
     # --- variants and their parameters (rules/variants.py) -------------------------------------
     "no_triangle": gettext_noop("no triangle {name}"),

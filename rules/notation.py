@@ -12,6 +12,7 @@ from typing import Final
 from rules.board import APEX, SEATS, Coordinates
 from rules.engines import coordinates
 from rules.errors import NotationError
+from rules.messages import Message, message
 from rules.position import (
     BLOCKADER,
     FENCER,
@@ -62,13 +63,13 @@ class Notation:
         sq = _square_table(self).get(text.upper())
         if sq is None:
             system = f"descriptive ({SEATS[self.seat]} seat)" if self.descriptive else "geometric"
-            raise NotationError(f"no triangle {text!r} in {system} notation")
+            raise NotationError.coded("no_triangle_in", name=repr(text), system=system)
         return sq
 
     def parse_key(self, text: str) -> int:
         kind = KIND_OF_KEY[self.language].get(text.lower())
         if kind is None:
-            raise NotationError(f"unknown piece key {text!r} for language {self.language!r}")
+            raise NotationError.coded("unknown_key", key=repr(text), language=repr(self.language))
         return kind
 
 
@@ -144,7 +145,7 @@ def ply_from_groups(groups: Sequence[str | None], notation: Notation = ENGLISH) 
         if dest_kind is None:
             dest_kind = notation.parse_key(dk)
     if origin is None and (carry or kill or dk or bang):
-        raise NotationError("a placement is written KEY→SQUARE")
+        raise NotationError.coded("placement_form")
     return Ply(
         kind, dest, origin, carry is not None, kill, dest_kind, dckey is not None, bang is not None
     )
@@ -168,7 +169,7 @@ def parse_ply(text: str, notation: Notation = ENGLISH) -> Ply:
     """Read one ply written as Appendix C says."""
     m = _FULL_RE.fullmatch(text)
     if m is None:
-        raise NotationError(f"cannot read ply {text.strip()!r}")
+        raise NotationError.coded("cannot_read_ply", text=repr(text.strip()))
     return ply_from_match(m, notation)
 
 
@@ -209,23 +210,17 @@ def move_text(pos: Position, move: Move, notation: Notation = ENGLISH) -> str:
     return format_ply(describe_move(pos, move), notation)
 
 
-def decoration_warnings(written: Ply, expected: Ply, notation: Notation = ENGLISH) -> list[str]:
+def decoration_warnings(written: Ply, expected: Ply, notation: Notation = ENGLISH) -> list[Message]:
     """How the destination's description differs from what the position says (warnings)."""
     out = []
     if written.kill_mark != expected.kill_mark:
         out.append(
-            "written as a kill but the destination holds no enemy piece"
-            if written.kill_mark
-            else "a kill written with → instead of x"
+            message("kill_mark_no_enemy") if written.kill_mark else message("kill_with_arrow")
         )
     if written.dest_kind != expected.dest_kind:
         exp = notation.key(expected.dest_kind) if expected.dest_kind else "none"
         got = notation.key(written.dest_kind) if written.dest_kind else "none"
-        out.append(f"destination key {got} should be {exp}")
+        out.append(message("destination_key", written=got, key=exp))
     if written.bang != expected.bang:
-        out.append(
-            "'!' written but no Goal is captured"
-            if written.bang
-            else "capture of the Goal lacks '!'"
-        )
+        out.append(message("bang_no_capture") if written.bang else message("capture_lacks_bang"))
     return out

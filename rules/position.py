@@ -1134,15 +1134,13 @@ class Position:
     def check_move(self, move: Move) -> None:
         """Raise IllegalMoveError naming the rule and Article a move breaks (safety aside)."""
         if self.outcome is not None:
-            raise IllegalMoveError("ply follows the end of the battle", "5.1")
+            raise IllegalMoveError.coded("ply_after_end", "5.1")
         side, what = self.stage()
         if move.origin is None:
             self._check_placement(move, side, what)
             return
         if what != "battle":
-            raise IllegalMoveError(
-                "a warrior moves before setup is complete", "2.7" if what == "goal" else "2.5"
-            )
+            raise IllegalMoveError.coded("moves_before_setup", "2.7" if what == "goal" else "2.5")
         self.check_battle_move(side, move)
 
     def check_battle_move(self, side: int, move: Move) -> None:
@@ -1165,19 +1163,23 @@ class Position:
         code = self.sq[o]
         if not code or code >> 3 != side:
             name = self.square_names[o]
-            raise IllegalMoveError(f"no warrior of the side to move on {name}", "3.1")
+            raise IllegalMoveError.coded("no_warrior_on", "3.1", square=name)
         kind = code & 7
         if move.kind != kind:
-            raise IllegalMoveError(
-                f"the warrior on {self.square_names[o]} is a {KIND_NAMES[kind]}, "
-                f"not a {KIND_NAMES[move.kind]}",
+            raise IllegalMoveError.coded(
+                "wrong_kind",
                 "Appendix C",
+                square=self.square_names[o],
+                kind=KIND_NAMES[kind],
+                claimed=KIND_NAMES[move.kind],
             )
         if move.carry and self._holder(side) != o:
             name = KIND_NAMES[kind]
             if not self._CARRIER[kind]:
-                raise IllegalMoveError(f"a {name} cannot carry the Goal", "2.8")
-            raise IllegalMoveError(f"the {name} on {self.square_names[o]} holds no Goal", "3.11.1")
+                raise IllegalMoveError.coded("cannot_carry", "2.8", kind=name)
+            raise IllegalMoveError.coded(
+                "holds_no_goal", "3.11.1", kind=name, square=self.square_names[o]
+            )
         return kind
 
     def _sides(self, side: int, kind: int) -> tuple[int, int, int]:
@@ -1193,21 +1195,21 @@ class Position:
         t = move.dest
         tb = 1 << t
         if t == move.origin:
-            raise IllegalMoveError("a move must leave its triangle", "3.7")
+            raise IllegalMoveError.coded("must_leave", "3.7")
         if friends & tb:
-            raise IllegalMoveError("destination holds a warrior of the mover's side", "3.3")
+            raise IllegalMoveError.coded("destination_friend", "3.3")
         if t == foe_blockader:
             self._check_attack_on_blockader(kind)
         if zone & tb:
-            raise IllegalMoveError(f"destination is in {self._ZONE_OWNER} zone of control", "3.5")
+            raise IllegalMoveError.coded("destination_in_zone", "3.5", owner=self._ZONE_OWNER)
         if self.holes & tb:
-            raise IllegalMoveError(f"{self.square_names[t]} is ablated", "13.6")
+            raise IllegalMoveError.coded("ablated", "13.6", square=self.square_names[t])
         if self.rules.cloud_bb & tb & foes:
-            raise IllegalMoveError("a warrior in a cloud cannot be killed", "13.4")
+            raise IllegalMoveError.coded("cloud_kill", "13.4")
 
     def _check_attack_on_blockader(self, kind: int) -> None:
         """Whether a warrior of `kind` may move onto the enemy Blockader: never (3.11.4)."""
-        raise IllegalMoveError("nothing kills a Blockader", "3.11.4")
+        raise IllegalMoveError.coded("blockader_unkillable", "3.11.4")
 
     def _check_path(self, side: int, move: Move, kind: int, zone: int) -> None:
         """The warrior must reach the destination by a path of its kind whose triangles
@@ -1220,13 +1222,15 @@ class Position:
             return
         name = KIND_NAMES[kind]
         if not self._reach(o, kind, open_board) & tb:
-            raise IllegalMoveError(
-                f"a {name} cannot move from {NAME[o]} to {NAME[t]}", MOVE_ARTICLE[kind]
+            raise IllegalMoveError.coded(
+                "cannot_move", MOVE_ARTICLE[kind], kind=name, origin=NAME[o], dest=NAME[t]
             )
         if self._reach(o, kind, open_board & ~zone) & tb:
-            raise IllegalMoveError(f"the {name}'s path to {NAME[t]} is blocked", MOVE_ARTICLE[kind])
-        raise IllegalMoveError(
-            f"the {name}'s path to {NAME[t]} crosses {self._ZONE_OWNER} zone of control", "3.5"
+            raise IllegalMoveError.coded(
+                "path_blocked", MOVE_ARTICLE[kind], kind=name, dest=NAME[t]
+            )
+        raise IllegalMoveError.coded(
+            "path_crosses_zone", "3.5", kind=name, dest=NAME[t], owner=self._ZONE_OWNER
         )
 
     def _check_blockader_move(self, side: int, move: Move, foes: int, zone: int) -> None:
@@ -1236,49 +1240,41 @@ class Position:
         o, t = move.origin, move.dest
         assert o is not None
         if foes & (1 << t):
-            raise IllegalMoveError("a Blockader kills nothing", "3.11.4")
+            raise IllegalMoveError.coded("blockader_kills_nothing", "3.11.4")
         if self.goal[side] == t and not self._CARRIER[BLOCKADER]:
-            raise IllegalMoveError("a Blockader may not end on its own Goal", "3.11.4")
+            raise IllegalMoveError.coded("blockader_on_own_goal", "3.11.4")
         goals = self.goals_bb()
         if move.carry:
             # The Goal it carries comes along, out of its zone.
             goals &= ~(1 << o)
         z = self._ZONE[t]
         if z & foes:
-            raise IllegalMoveError(
-                "a Blockader may not end with an enemy warrior in its zone of control", "3.11.4"
-            )
+            raise IllegalMoveError.coded("blockader_enemy_in_zone", "3.11.4")
         if z & goals:
-            raise IllegalMoveError(
-                "a Blockader may not end with a Goal in its zone of control", "3.11.4"
-            )
+            raise IllegalMoveError.coded("blockader_goal_in_zone", "3.11.4")
         if z & zone:
-            raise IllegalMoveError("the Blockaders' zones of control may not overlap", "3.8")
+            raise IllegalMoveError.coded("zones_overlap", "3.8")
 
     def _check_carried_goal(self, move: Move, kind: int, zone: int) -> None:
         """Art. 3.6, 13.4: a carried Goal may not end in a zone of control or a cloud."""
         tb = 1 << move.dest
         # A carrying Blockader (Kinta) takes its own zone along: only the enemy's counts.
         if tb & (zone if kind == BLOCKADER else self._all_zoc()):
-            raise IllegalMoveError(
-                "a carried Goal may not end in a Blockader's zone of control", "3.6"
-            )
+            raise IllegalMoveError.coded("carried_goal_in_zone", "3.6")
         if tb & self.rules.cloud_bb:
-            raise IllegalMoveError("the Goal may not be moved into a cloud", "13.4")
+            raise IllegalMoveError.coded("goal_into_cloud", "13.4")
 
     def _check_room(self, colour: int, kind: int, t: int) -> None:
         """Art. 2.11, 3.3: a warrior of `kind` still to place, and an empty `t` for it."""
         if self.kbb[colour][kind].bit_count() >= self.rules.squad[kind]:
-            raise IllegalMoveError(
-                f"all of the squad's {KIND_NAMES[kind]}s are already placed", "2.11"
-            )
+            raise IllegalMoveError.coded("kind_all_placed", "2.11", kind=KIND_NAMES[kind])
         if self.sq[t]:
-            raise IllegalMoveError("destination is occupied", "3.3")
+            raise IllegalMoveError.coded("destination_occupied", "3.3")
 
     def _check_placement(self, move: Move, side: int, what: str) -> None:
         """check_move for a placement by `side` at the stage `what` of the setup."""
         if what == "battle":
-            raise IllegalMoveError("placement is over; a warrior must move", "2.7")
+            raise IllegalMoveError.coded("placement_over", "2.7")
         if move.kind == GOAL:
             self._check_goal_placement(move.dest, side, what)
         else:
@@ -1287,40 +1283,28 @@ class Position:
     def _check_goal_placement(self, t: int, side: int, what: str) -> None:
         """Art. 2.6, 3.6, 13.4: the Goal, after the warriors, on a carrier outside the zones."""
         if what != "goal":
-            raise IllegalMoveError("the Goal is placed after all warriors are placed", "2.6")
+            raise IllegalMoveError.coded("goal_after_warriors", "2.6")
         code = self.sq[t]
         if not code or code >> 3 != side or not self._CARRIER[code & 7]:
-            raise IllegalMoveError(
-                "the Goal must be placed with one of the placer's carriers", "2.6"
-            )
+            raise IllegalMoveError.coded("goal_with_carrier", "2.6")
         if (1 << t) & self._all_zoc():
-            raise IllegalMoveError(
-                "a Goal may not be placed in a Blockader's zone of control", "3.6"
-            )
+            raise IllegalMoveError.coded("goal_placed_in_zone", "3.6")
         if (1 << t) & self.rules.cloud_bb:
-            raise IllegalMoveError("a Goal may not be placed in a cloud", "13.4")
+            raise IllegalMoveError.coded("goal_placed_in_cloud", "13.4")
 
     def _check_warrior_placement(self, kind: int, t: int, side: int, what: str) -> None:
         """Art. 2.2, 2.5, 2.11, 13.5, 13.8: a warrior still to place, in the squad's region."""
         if what != "warrior":
-            raise IllegalMoveError("all warriors are placed; the Goal comes next", "2.6")
+            raise IllegalMoveError.coded("goal_comes_next", "2.6")
         self._check_room(side, kind, t)
         if not self._placement_squares(side) & BIT[t]:
             if REGION[t] is None and not self.rules.forward:
-                raise IllegalMoveError(
-                    f"{NAME[t]} is a border triangle, not used for placement", "2.2"
-                )
+                raise IllegalMoveError.coded("border_triangle", "2.2", square=NAME[t])
             if self.occ[side]:
-                raise IllegalMoveError(
-                    f"{NAME[t]} is outside the region this squad is placed in", "2.5"
-                )
-            raise IllegalMoveError(f"{NAME[t]} is in the region the enemy placed in", "2.5")
+                raise IllegalMoveError.coded("outside_region", "2.5", square=NAME[t])
+            raise IllegalMoveError.coded("enemy_region", "2.5", square=NAME[t])
         if self.rules.honor and not self._honourable(side, kind, t):
-            raise IllegalMoveError(
-                "a warrior may not stand in a zone of control or where an enemy Fencer could "
-                "not reach it",
-                "13.8",
-            )
+            raise IllegalMoveError.coded("dishonourable_placement", "13.8")
 
     # --- describing a move ---------------------------------------------------------------------
     def decoration(self, move: Move, side: int) -> tuple[bool, int | None, bool]:

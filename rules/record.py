@@ -10,6 +10,7 @@ from typing import Final
 
 from rules.board import SEATS
 from rules.errors import NotationError, RecordError
+from rules.messages import message
 from rules.notation import (
     KEYS,
     PLY_FULL_RE,
@@ -104,13 +105,13 @@ def notation_from_tags(tags: dict[str, str]) -> Notation:
     """The Notation the tags name (Language, Notation, Seat)."""
     lang = tags.get("Language", "en").strip().lower() or "en"
     if lang not in KEYS:
-        raise RecordError(f"unknown Language {lang!r} (known: {', '.join(KEYS)})")
+        raise RecordError.coded("unknown_language", language=repr(lang), known=", ".join(KEYS))
     system = tags.get("Notation", "geometric").strip().lower() or "geometric"
     if system not in ("geometric", "descriptive"):
-        raise RecordError(f"unknown Notation {system!r} (geometric or descriptive)")
+        raise RecordError.coded("unknown_notation", notation=repr(system))
     seat_name = tags.get("Seat", "apex").strip().lower() or "apex"
     if seat_name not in SEATS:
-        raise RecordError(f"unknown Seat {seat_name!r} (apex, west or east)")
+        raise RecordError.coded("unknown_seat", seat=repr(seat_name))
     tri_level = "tri-level" in parse_variants(tags.get("Variants", ""))
     return Notation(lang, system == "descriptive", SEATS.index(seat_name), tri_level)
 
@@ -134,7 +135,7 @@ def _split_header(text: str) -> tuple[dict[str, str], str]:
         line = text[pos : n if end < 0 else end].strip()
         m = _TAG_RE.fullmatch(line)
         if m is None:
-            raise RecordError(f"cannot read tag pair {line[:60]!r}")
+            raise RecordError.coded("bad_tag_pair", line=repr(line[:60]))
         tags[m.group(1)] = re.sub(r"\\(.)", r"\1", m.group(2))
         pos = n if end < 0 else end + 1
     return tags, text[pos:]
@@ -163,11 +164,11 @@ def read_record(text: str) -> Record:
     """Read a record. Raises RecordError when the text is not a record at all; a ply that
     cannot be read is kept with `ply=None` and an `error`, so the validator can name it."""
     if "\x00" in text:
-        raise RecordError("not a text file")
+        raise RecordError.coded("not_text")
     tags, movetext = _split_header(text)
     notation = notation_from_tags(tags)
     if not tags and not movetext.strip():
-        raise RecordError("empty record")
+        raise RecordError.coded("empty_record")
     plies: list[RecordPly] = []
     preamble: list[str] = []
     seen = _SEEN.setdefault(notation, {})
@@ -199,7 +200,7 @@ def read_record(text: str) -> Record:
                 comments.append(body)
             continue
         if kind == "open":
-            raise RecordError("unterminated comment '{' in the movetext")
+            raise RecordError.coded("unterminated_comment")
         if cur is not None:
             plies.append(RecordPly(cur[0], cur[1], clock, tuple(comments), cur[2]))
             clock = None
@@ -222,7 +223,7 @@ def read_record(text: str) -> Record:
                 clock = int(h) * 3600 + int(groups[_CLOCK_AT]) * 60 + int(groups[_CLOCK_AT + 1])
         else:
             raw = m.group("word")
-            cur = (None, raw, f"cannot read ply {raw!r}")
+            cur = (None, raw, message("cannot_read_ply", text=repr(raw)))
     if cur is not None:
         plies.append(RecordPly(cur[0], cur[1], clock, tuple(comments), cur[2]))
     return Record(tags, plies, tuple(preamble))

@@ -95,16 +95,10 @@ class ReflectivePosition(Position):
         none: everything belongs to the first placer's colour."""
         other = 1 - self.first
         if self.occ[other] or self.region[other] >= 0 or self.goal[other] >= 0:
-            raise IllegalMoveError(
-                "a reflective position has one squad, written under the first placer's colour",
-                "13.7",
-            )
+            raise IllegalMoveError.coded("reflective_one_squad", "13.7")
         g = self.goal[self.first]
         if g >= 0 and self.sq[g] and not IS_CARRIER[self.sq[g] & 7]:
-            raise IllegalMoveError(
-                f"the Goal on {NAME[g]} shares a triangle with a warrior that cannot hold it",
-                "13.7",
-            )
+            raise IllegalMoveError.coded("reflective_goal_shared", "13.7", square=NAME[g])
 
     # --- setup --------------------------------------------------------------------------------
     def _region_table(self) -> list[int]:
@@ -139,53 +133,28 @@ class ReflectivePosition(Position):
     def _check_goal_placement(self, t: int, side: int, what: str) -> None:
         if what == "goal":
             if not self.occ[self.first] & BIT[t]:
-                raise IllegalMoveError(
-                    "the Goal must be placed with the first warrior placed (2.6 as 13.7 reads it)",
-                    "13.7",
-                )
+                raise IllegalMoveError.coded("reflective_goal_with_first", "13.7")
             return
         if self.ply == 0:
-            raise IllegalMoveError(
-                "the Goal is placed with the first warrior, which comes first (2.5 as 13.7 "
-                "reads it)",
-                "13.7",
-            )
-        raise IllegalMoveError("the Goal is already placed", "13.7")
+            raise IllegalMoveError.coded("reflective_goal_comes_first", "13.7")
+        raise IllegalMoveError.coded("reflective_goal_placed", "13.7")
 
     def _check_warrior_placement(self, kind: int, t: int, side: int, what: str) -> None:
         squad = self.first
         if what == "goal":
-            raise IllegalMoveError(
-                "the Goal is placed with the first warrior, before any other (2.6 as 13.7 "
-                "reads it)",
-                "13.7",
-            )
+            raise IllegalMoveError.coded("reflective_goal_before_other", "13.7")
         if self.ply == 0 and not IS_CARRIER[kind]:
-            raise IllegalMoveError(
-                "the first warrior placed must be a carrier, to hold the Goal (2.6 as 13.7 "
-                "reads it)",
-                "13.7",
-            )
+            raise IllegalMoveError.coded("reflective_first_carrier", "13.7")
         self._check_room(squad, kind, t)
         tb = BIT[t]
         if not self._shared_placement_squares() & tb:
             if BORDER_BB & tb and not self.rules.forward:
-                raise IllegalMoveError(
-                    f"{NAME[t]} is a border triangle, not used for placement", "2.2"
-                )
-            raise IllegalMoveError(
-                f"{NAME[t]} is outside the one region the squad is placed in (2.5 as 13.7 "
-                "reads it)",
-                "13.7",
-            )
+                raise IllegalMoveError.coded("border_triangle", "2.2", square=NAME[t])
+            raise IllegalMoveError.coded("reflective_outside_region", "13.7", square=NAME[t])
         if self.ply == 0 and self.rules.cloud_bb & tb:
-            raise IllegalMoveError(
-                "the first warrior holds the Goal, and a Goal may not be placed in a cloud", "13.4"
-            )
+            raise IllegalMoveError.coded("reflective_first_in_cloud", "13.4")
         if kind == BLOCKADER and NB[t] & BIT[self.goal[squad]]:
-            raise IllegalMoveError(
-                "a Blockader may not be placed with the Goal in its zone of control", "3.6"
-            )
+            raise IllegalMoveError.coded("reflective_blockader_by_goal", "3.6")
 
     # --- battle moves: every other warrior is an enemy, so the hooks see no friends -------------
     def _colour(self, side: int) -> int:
@@ -241,7 +210,7 @@ class ReflectivePosition(Position):
         o = move.origin
         assert o is not None
         if not self.sq[o]:
-            raise IllegalMoveError(f"no warrior on {NAME[o]}", "3.1")
+            raise IllegalMoveError.coded("reflective_no_warrior_on", "3.1", square=NAME[o])
         return super()._check_mover(self.first, move)
 
     def _sides(self, side: int, kind: int) -> tuple[int, int, int]:
@@ -252,18 +221,12 @@ class ReflectivePosition(Position):
         o, t = move.origin, move.dest
         assert o is not None
         if foes & BIT[t]:
-            raise IllegalMoveError("a Blockader kills nothing", "3.11.4")
+            raise IllegalMoveError.coded("blockader_kills_nothing", "3.11.4")
         z = NB[t]
         if z & foes & ~BIT[o]:
-            raise IllegalMoveError(
-                "a Blockader may not end with a warrior in its zone of control (every "
-                "other warrior is its enemy, 13.7)",
-                "3.11.4",
-            )
+            raise IllegalMoveError.coded("reflective_blockader_warrior_in_zone", "3.11.4")
         if z & self._goal_bb():
-            raise IllegalMoveError(
-                "a Blockader may not end with a Goal in its zone of control", "3.11.4"
-            )
+            raise IllegalMoveError.coded("blockader_goal_in_zone", "3.11.4")
 
     def _settle_goals(self, side: int, move: Move) -> None:
         squad = self.first

@@ -82,13 +82,9 @@ class TriLevelPosition(Position):
     def _check_placement(self, move: Move, side: int, what: str) -> None:
         t = move.dest
         if not is_cell(t) or LEVEL_OF[t] != 1:
-            raise IllegalMoveError("warriors and Goals are placed on the bottom level", ARTICLE)
+            raise IllegalMoveError.coded("tri_level_bottom", ARTICLE)
         if move.kind == GOAL and what == "goal" and FLOOR & CBIT[t]:
-            raise IllegalMoveError(
-                "a Goal may not be placed in the bottom level's covered (inner) space, "
-                "where nothing could ever capture it",
-                ARTICLE,
-            )
+            raise IllegalMoveError.coded("tri_level_goal_inside", ARTICLE)
         super()._check_placement(move, side, what)
 
     # --- reach --------------------------------------------------------------------------------
@@ -203,14 +199,10 @@ class TriLevelPosition(Position):
         o, t = move.origin, move.dest
         assert o is not None
         if not is_cell(o) or not is_cell(t):
-            raise IllegalMoveError("no such cell on the tri-level board", ARTICLE)
+            raise IllegalMoveError.coded("tri_level_no_cell", ARTICLE)
         kind = super()._check_mover(side, move)
         if t != o and CBIT[t] & FLOOR:
-            raise IllegalMoveError(
-                "no piece may enter the bottom level's covered (inner) space once the battle "
-                "has begun",
-                ARTICLE,
-            )
+            raise IllegalMoveError.coded("tri_level_inside_closed", ARTICLE)
         return kind
 
     def _check_path(self, side: int, move: Move, kind: int, zone: int) -> None:
@@ -223,17 +215,13 @@ class TriLevelPosition(Position):
         if not reaches(kind, o, t, 0, False, power):
             self._explain_out_of_reach(kind, o, t)
         if kill and not reaches(kind, o, t, 0, True, power):
-            raise IllegalMoveError(
-                f"the {name} reaches {tn} only by a vertical step: kills and captures are "
-                "made only horizontally, face to face",
-                ARTICLE,
-            )
+            raise IllegalMoveError.coded("tri_level_vertical_kill", ARTICLE, kind=name, dest=tn)
         if reaches(kind, o, t, self.occ[0] | self.occ[1] | zone, kill, power):
             return
         if reaches(kind, o, t, zone, kill, power):
-            raise IllegalMoveError(f"the {name}'s path to {tn} is blocked", MOVE_ARTICLE[kind])
-        raise IllegalMoveError(
-            f"the {name}'s path to {tn} crosses the enemy Blockader's zone of control", "3.5"
+            raise IllegalMoveError.coded("path_blocked", MOVE_ARTICLE[kind], kind=name, dest=tn)
+        raise IllegalMoveError.coded(
+            "path_crosses_zone", "3.5", kind=name, dest=tn, owner="the enemy Blockader's"
         )
 
     def _explain_out_of_reach(self, kind: int, o: int, t: int) -> None:
@@ -242,12 +230,12 @@ class TriLevelPosition(Position):
         lo, lt = LEVEL_OF[o], LEVEL_OF[t]
         gait = GAITS[kind]
         if lt < lo and not gait.down_straight:
-            raise IllegalMoveError(f"a {name} never moves down; only Fliers and Swifts do", ARTICLE)
+            raise IllegalMoveError.coded("tri_level_never_down", ARTICLE, kind=name)
         if lt > lo + 1 and gait.climb == 1:
-            raise IllegalMoveError(f"a {name} climbs one level a move", ARTICLE)
+            raise IllegalMoveError.coded("tri_level_climb", ARTICLE, kind=name)
         article = MOVE_ARTICLE[kind] if lt == lo else ARTICLE
-        raise IllegalMoveError(
-            f"a {name} cannot move from {CELL_NAME[o]} to {CELL_NAME[t]}", article
+        raise IllegalMoveError.coded(
+            "cannot_move", article, kind=name, origin=CELL_NAME[o], dest=CELL_NAME[t]
         )
 
     # --- identity -----------------------------------------------------------------------------

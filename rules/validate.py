@@ -8,6 +8,7 @@ from typing import Any
 
 from rules.engines import new_position
 from rules.errors import IllegalMoveError, RecordError
+from rules.messages import Message, message
 from rules.notation import Notation, decoration_warnings, describe_move
 from rules.position import (
     COLOR_NAMES,
@@ -40,27 +41,53 @@ from rules.variants import (
 
 @dataclass(frozen=True, slots=True)
 class PlyError:
-    """The first rejected ply (ply None for an error about the record as a whole)."""
+    """The first rejected ply (ply None for an error about the record as a whole); `code`
+    and `params` name the reason in rules/messages.py (None and {} when uncatalogued)."""
 
     ply: int | None
     text: str | None
     reason: str
     article: str | None
+    code: str | None = field(default=None, compare=False)
+    params: dict[str, str] = field(default_factory=dict, compare=False)
 
-    def as_dict(self) -> dict[str, Any]:
-        return {"ply": self.ply, "text": self.text, "reason": self.reason, "article": self.article}
+    def __post_init__(self) -> None:
+        if self.code is None and isinstance(self.reason, Message):
+            object.__setattr__(self, "code", self.reason.code)
+            object.__setattr__(self, "params", dict(self.reason.params))
+
+    def as_dict(self, *, codes: bool = False) -> dict[str, Any]:
+        """The JSON object records.md §3 specifies; `codes` adds the message's code and
+        parameters (what a stored verdict keeps, not `kz validate`'s output)."""
+        out: dict[str, Any] = {"ply": self.ply, "text": self.text, "reason": str(self.reason)}
+        out["article"] = self.article
+        if codes:
+            out |= {"code": self.code, "params": dict(self.params)}
+        return out
 
 
 @dataclass(frozen=True, slots=True)
 class Warning:
-    """Something accepted but worth the arbiter's eye."""
+    """Something accepted but worth the arbiter's eye; `code` and `params` as PlyError's."""
 
     ply: int | None
     reason: str
     article: str | None
+    code: str | None = field(default=None, compare=False)
+    params: dict[str, str] = field(default_factory=dict, compare=False)
 
-    def as_dict(self) -> dict[str, Any]:
-        return {"ply": self.ply, "reason": self.reason, "article": self.article}
+    def __post_init__(self) -> None:
+        if self.code is None and isinstance(self.reason, Message):
+            object.__setattr__(self, "code", self.reason.code)
+            object.__setattr__(self, "params", dict(self.reason.params))
+
+    def as_dict(self, *, codes: bool = False) -> dict[str, Any]:
+        """The JSON object records.md §3 specifies; `codes` as PlyError.as_dict."""
+        out: dict[str, Any] = {"ply": self.ply, "reason": str(self.reason)}
+        out["article"] = self.article
+        if codes:
+            out |= {"code": self.code, "params": dict(self.params)}
+        return out
 
 
 @dataclass(slots=True)
@@ -78,12 +105,14 @@ class Verdict:
     def valid(self) -> bool:
         return self.error is None
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self, *, codes: bool = False) -> dict[str, Any]:
+        """The JSON object records.md §3 specifies (`codes`: with each message's code and
+        parameters, as a stored verdict keeps them)."""
         return {
             "valid": self.valid,
             "plies": self.plies,
-            "error": self.error.as_dict() if self.error else None,
-            "warnings": [w.as_dict() for w in self.warnings],
+            "error": self.error.as_dict(codes=codes) if self.error else None,
+            "warnings": [w.as_dict(codes=codes) for w in self.warnings],
             "termination": self.outcome.termination if self.outcome else None,
             "winner": self.outcome.winner_name if self.outcome else None,
             "result": self.result,
@@ -94,13 +123,15 @@ def rules_from_tags(tags: dict[str, str]) -> tuple[Rules, int]:
     """(Rules, first placer) named by a record's tags; IllegalMoveError for unknown ones."""
     ruleset = tags.get("Ruleset", RULESET_LAWS).strip().lower() or RULESET_LAWS
     if ruleset not in RULESETS:
-        raise IllegalMoveError(f"unknown Ruleset {ruleset!r} (known: {', '.join(RULESETS)})", None)
+        raise IllegalMoveError.coded(
+            "unknown_ruleset", None, ruleset=repr(ruleset), known=", ".join(RULESETS)
+        )
     variants = parse_variants(tags.get("Variants", ""))
     for v in sorted(variants):
         if v not in KNOWN_VARIANTS:
-            raise IllegalMoveError(f"unknown variant {v!r}", "13")
+            raise IllegalMoveError.coded("unknown_variant", "13", variant=repr(v))
         if v not in SUPPORTED_VARIANTS:
-            raise IllegalMoveError(f"variant {v!r} is not supported by this engine yet", "13")
+            raise IllegalMoveError.coded("unsupported_variant", "13", variant=repr(v))
     problem = combination_problem(ruleset, variants)
     if problem is not None:
         raise IllegalMoveError(problem, "13")
@@ -108,22 +139,26 @@ def rules_from_tags(tags: dict[str, str]) -> tuple[Rules, int]:
     removed = 0
     if removed_text:
         if ruleset != RULESET_ITALIAN:
-            raise IllegalMoveError(
-                "a Removed warrior is the Italian society's Bach'san replay only", None
-            )
+            raise IllegalMoveError.coded("removed_not_italian", None)
         try:
             removed = parse_removed(removed_text)
         except ValueError as exc:
-            raise IllegalMoveError(str(exc), "italian-society: tournament") from None
+            raise IllegalMoveError(_reason_of(exc), "italian-society: tournament") from None
     first_name = first_placer_name(tags)
     if first_name not in COLOR_NAMES:
-        raise IllegalMoveError(f"FirstPlacement must be green or gold, not {first_name!r}", "2.4")
+        raise IllegalMoveError.coded("first_placement_colour", "2.4", name=repr(first_name))
     texts = {variant: tags.get(tag, "") for variant, tag in PARAMETER_TAGS.items()}
     try:
         params = variant_parameters(variants, texts)
     except ValueError as exc:
-        raise IllegalMoveError(str(exc), "13") from None
+        raise IllegalMoveError(_reason_of(exc), "13") from None
     return Rules(ruleset, variants, removed=removed, **params), COLOR_NAMES.index(first_name)
+
+
+def _reason_of(exc: ValueError) -> str:
+    """A ValueError's message, its catalogued Message when it carries one."""
+    first = exc.args[0] if exc.args else None
+    return first if isinstance(first, Message) else str(exc)
 
 
 def validate_text(text: str) -> Verdict:
@@ -139,11 +174,10 @@ def validate_record(record: Record) -> Verdict:
     try:
         rules, first = rules_from_tags(tags)
     except IllegalMoveError as exc:
-        return Verdict(0, PlyError(None, None, exc.reason, exc.article), result=result)
+        error = PlyError(None, None, exc.reason, exc.article, exc.code, exc.params)
+        return Verdict(0, error, result=result)
     if "FirstPlacement" not in tags:
-        warnings.append(
-            Warning(None, "no FirstPlacement tag: green is taken to place first", "2.4")
-        )
+        warnings.append(Warning(None, message("no_first_placement"), "2.4"))
     notation = record.notation
     pos = new_position(rules, first)
     accepted = 0
@@ -169,9 +203,9 @@ def _replay_ply(
     """Play one ply on `pos`; or, leaving `pos` as it was, the reason and Article it breaks."""
     ply = rp.ply
     if ply is None:
-        return rp.error or "cannot read ply", "Appendix C"
+        return rp.error or message("unreadable_ply"), "Appendix C"
     if pos.outcome is not None:
-        return "ply follows the end of the battle", "5.1.1"
+        return message("ply_after_end"), "5.1.1"
     move = Move(ply.origin, ply.dest, ply.kind, ply.carry)
     try:
         pos.take_annotations(rp.comments)
@@ -196,11 +230,10 @@ def _replay_ply(
         safe = pos.is_safe(move)
     if not safe:
         if not pos.has_safe_move():
-            reason = "ply follows the end of the battle: the side to move had no safe move"
-            return reason + " (deadlock)", "5.1.2"
+            return message("ply_after_deadlock"), "5.1.2"
         if pos.rules.strict_safety:
-            return "move endangers own Goal, illegal under this ruleset", "3.9"
-        warnings.append(Warning(index, "leaves own Goal in jeopardy", "3.9"))
+            return message("goal_endangered"), "3.9"
+        warnings.append(Warning(index, message("goal_in_jeopardy"), "3.9"))
     if battle:
         pos.push_battle_move(side, move)
     else:
@@ -211,44 +244,53 @@ def _replay_ply(
 def _check_tags(tags: dict[str, str], outcome: Outcome | None) -> PlyError | None:
     result = tags.get("Result", "*").strip().lower() or "*"
     if result not in RESULTS:
+        known = ", ".join(RESULTS)
         return PlyError(
-            None, None, f"Result must be one of {', '.join(RESULTS)}, not {result!r}", None
+            None, None, message("unknown_result", known=known, result=repr(result)), None
         )
     term = tags.get("Termination", "").strip().lower()
     if term and term not in TERMINATIONS:
-        return PlyError(None, None, f"unknown Termination {term!r}", None)
+        return PlyError(None, None, message("unknown_termination", written=repr(term)), None)
     if outcome is not None:
         if result != "*" and result != outcome.winner_name:
             return PlyError(
                 None,
                 None,
-                f"Result tag says {result!r} but the moves end in {outcome.termination}"
-                f" won by {outcome.winner_name}",
+                message(
+                    "result_contradicted",
+                    result=repr(result),
+                    termination=outcome.termination,
+                    winner=outcome.winner_name,
+                ),
                 "5.1",
             )
         if term and term != outcome.termination:
             return PlyError(
                 None,
                 None,
-                f"Termination tag says {term!r} but the moves end in {outcome.termination}",
+                message(
+                    "termination_contradicted", written=repr(term), termination=outcome.termination
+                ),
                 "5.1",
             )
     elif term in ("capture", "deadlock"):
         return PlyError(
             None,
             None,
-            f"Termination tag says {term!r} but the moves end in neither capture nor deadlock",
+            message("termination_unreached", written=repr(term)),
             "5.1",
         )
     return None
 
 
-def verdict_for_unreadable(reason: str, result: str | None = None) -> dict[str, Any]:
-    """The JSON object for a file that is not a record at all."""
+def verdict_for_unreadable(
+    reason: str, result: str | None = None, *, codes: bool = False
+) -> dict[str, Any]:
+    """The JSON object for a file that is not a record at all (`codes` as Verdict.as_dict)."""
     return {
         "valid": False,
         "plies": 0,
-        "error": {"ply": None, "text": None, "reason": reason, "article": None},
+        "error": PlyError(None, None, reason, None).as_dict(codes=codes),
         "warnings": [],
         "termination": None,
         "winner": None,

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
 from rules.board import CORNER, REGION_NAMES, SQUARE_OF
+from rules.messages import gettext_noop, message
 from rules.position import KIND_KEYS, KIND_NAMES, RULESET_ITALIAN, WARRIOR_KINDS
 
 KNOWN_VARIANTS: Final = frozenset(
@@ -49,7 +50,7 @@ def parse_square_list(text: str) -> frozenset[int]:
     for name in text.replace(",", " ").replace("+", " ").split():
         sq = SQUARE_OF.get(name.upper())
         if sq is None:
-            raise ValueError(f"no triangle {name!r}")
+            raise ValueError(message("no_triangle", name=repr(name)))
         out.add(sq)
     return frozenset(out)
 
@@ -63,9 +64,7 @@ def parse_crown(text: str) -> int:
         return CORNER[REGION_NAMES.index(key)]
     sq = SQUARE_OF.get(key.upper())
     if sq is None or sq not in CORNER:
-        raise ValueError(
-            f"the Crown must be a corner (A19, I11, I99 or apex/west/east), not {text!r}"
-        )
+        raise ValueError(message("crown_not_corner", text=repr(text)))
     return sq
 
 
@@ -75,7 +74,7 @@ def parse_ablation_limit(text: str) -> int:
     if key in ("", "none", "unlimited", "0"):
         return 0
     if not key.isdigit():
-        raise ValueError(f"AblationLimit must be a whole number or 'none', not {text!r}")
+        raise ValueError(message("ablation_limit", text=repr(text)))
     return int(key)
 
 
@@ -87,7 +86,7 @@ def parse_removed(text: str) -> int:
     for kind in WARRIOR_KINDS:
         if key in (KIND_NAMES[kind].lower(), KIND_KEYS[kind].lower()):
             return kind
-    raise ValueError(f"Removed must name a warrior (Fe, L, S, Fl, V, B), not {text!r}")
+    raise ValueError(message("removed_not_warrior", text=repr(text)))
 
 
 # Variants that leave the board alone and so combine with tri-level (docs/variants-tri-level.md).
@@ -97,13 +96,15 @@ TRI_LEVEL_COMPANIONS: Final = frozenset({"tri-level", "alternating-placement", "
 # Variants whose text cannot be read together with 13.7, and why.
 REFUSED: Final = {
     "alternating-placement": (
-        "13.1 and 13.7 each rewrite Art. 2.5; reflective placement already alternates"
+        gettext_noop("13.1 and 13.7 each rewrite Art. 2.5; reflective placement already alternates")
     ),
     "honor-in-setup": (
-        "13.8 and 13.7 each rewrite Art. 2.5; 13.8 places two squads in separate regions"
+        gettext_noop(
+            "13.8 and 13.7 each rewrite Art. 2.5; 13.8 places two squads in separate regions"
+        )
     ),
-    "kinta": "13.9 rewrites movement and combat for two squads of live pieces",
-    "tri-level": "the three-level board has its own squads and setup",
+    "kinta": gettext_noop("13.9 rewrites movement and combat for two squads of live pieces"),
+    "tri-level": gettext_noop("the three-level board has its own squads and setup"),
 }
 
 
@@ -115,13 +116,10 @@ def combination_reason(variants: Iterable[str], crown_named: bool = False) -> st
         return None
     refused = sorted(named & REFUSED.keys())
     if refused:
-        return f"reflective cannot be combined with {refused[0]}: {REFUSED[refused[0]]}"
+        return message("reflective_refuses", variant=refused[0], why=REFUSED[refused[0]])
     if "kaggas-crown" in named and not crown_named:
         # 13.3's default is "the region empty during placement"; under 13.7 two are empty.
-        return (
-            "reflective with kaggas-crown needs the designated apex in a Crown tag: "
-            "two regions are empty during reflective placement"
-        )
+        return message("reflective_crown")
     return None
 
 
@@ -131,7 +129,7 @@ def variants_problem(variants: Iterable[str], crown_named: bool = False) -> str 
     named = frozenset(variants)
     if "tri-level" in named and not named <= TRI_LEVEL_COMPANIONS:
         others = ", ".join(sorted(named - TRI_LEVEL_COMPANIONS))
-        return f"tri-level is played on its own board, not with {others}"
+        return message("tri_level_alone", others=others)
     return combination_reason(named, crown_named)
 
 
@@ -177,5 +175,5 @@ def combination_problem(ruleset: str, variants: frozenset[str]) -> str | None:
     """Why a ruleset and a set of variants cannot be played together, or None."""
     clash = sorted(variants & EXCLUDED_BY_RULESET.get(ruleset, frozenset()))
     if clash:
-        return f"ruleset {ruleset!r} has its own setup and combat: not with {', '.join(clash)}"
+        return message("ruleset_excludes", ruleset=repr(ruleset), variants=", ".join(clash))
     return None
