@@ -349,16 +349,26 @@ class Message(str):
         return self
 
 
+_PLAIN: dict[str, Message] = {}
+
+
 def message(code: str, **params: object) -> Message:
     """The catalogued message `code` with its named parameters (KeyError for an unknown code
     or a missing parameter: a programming error, not bad input)."""
-    return Message(code, params)
+    if params:
+        return Message(code, params)
+    # A message without parameters is built once: move generation refuses moves in bulk.
+    plain = _PLAIN.get(code)
+    if plain is None:
+        plain = _PLAIN[code] = Message(code, params)
+    return plain
 
 
 def message_code(text: str) -> tuple[str | None, dict[str, str]]:
-    """The code and parameters a message was built from; (None, {}) for a bare string."""
+    """The code and parameters a message was built from (its own dict: read, never change
+    it); (None, {}) for a bare string."""
     if isinstance(text, Message):
-        return text.code, dict(text.params)
+        return text.code, text.params
     return None, {}
 
 
