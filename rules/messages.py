@@ -348,6 +348,10 @@ class Message(str):
         self.params = text
         return self
 
+    def __reduce__(self) -> tuple[type[Message], tuple[str, dict[str, str]]]:
+        # Pickled or copied (a worker's result, a cached form error) it is built again.
+        return Message, (self.code, self.params)
+
 
 _PLAIN: dict[str, Message] = {}
 

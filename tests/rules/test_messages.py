@@ -5,6 +5,8 @@ a stored English reason reads back to its code."""
 from __future__ import annotations
 
 import ast
+import copy
+import pickle
 import random
 import re
 from pathlib import Path
@@ -89,6 +91,10 @@ def test_a_message_is_its_english_text():
     assert (e.reason, e.article, e.code, e.params) == (m, "3.1", "no_warrior_on", m.params)
     with pytest.raises(KeyError):
         message("no_warrior_on")
+    for copied in (pickle.loads(pickle.dumps(m)), copy.deepcopy(m), copy.copy(m)):
+        assert copied == m and (copied.code, copied.params) == (m.code, m.params)
+    again = pickle.loads(pickle.dumps(RecordError.coded("unknown_seat", seat="'north'")))
+    assert (str(again), again.code) == ("unknown Seat 'north' (apex, west or east)", "unknown_seat")
 
 
 def test_the_game_words_include_every_warrior_colour_ending_and_refusal():
