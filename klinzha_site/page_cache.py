@@ -149,14 +149,42 @@ def _page_response(request: HttpRequest, page: CachedPage) -> HttpResponseBase:
     return response
 
 
+def page_splice(body: bytes, name: str, content: bytes) -> bytes:
+    """`body` with what stands between `<!--kz:name-->` and `<!--/kz:name-->` replaced by
+    `content` (unchanged when the marks are missing)."""
+    start_mark, end_mark = f"<!--kz:{name}-->".encode(), f"<!--/kz:{name}-->".encode()
+    start = body.find(start_mark)
+    end = body.find(end_mark, start + len(start_mark)) if start >= 0 else -1
+    if end < 0:
+        return body
+    return body[: start + len(start_mark)] + content + body[end:]
+
+
+def _personal_response(page: CachedPage, body: bytes) -> HttpResponse:
+    """The cached page with one person's parts: never compressed (it may carry their CSRF
+    token), never stored, no validators (their copy must not be revalidated as the
+    visitors')."""
+    response = HttpResponse(body, content_type=page.content_type)
+    for name, value in page.headers:
+        response[name] = value
+    response["Cache-Control"] = "private, no-cache, no-store"
+    patch_vary_headers(response, ["Cookie"])
+    return response
+
+
 def page_serve(
-    request: HttpRequest, *, key: str, render: Callable[[], HttpResponse]
+    request: HttpRequest,
+    *,
+    key: str,
+    render: Callable[[], HttpResponse],
+    personalize: Callable[[bytes], bytes] | None = None,
 ) -> HttpResponseBase:
     """Serve the page cached under `key` (with the active language added), rendering it
     with `render` on a miss. `key` must name everything the page shows that can change,
     the tournament's version above all; `render` must produce the page as anyone sees it.
-    A miss in Redis (or Redis down: django-redis ignores its errors) falls back on this
-    process's copy, then on rendering."""
+    `personalize`, for a signed-in user, puts their own parts into the cached body
+    (page_splice). A miss in Redis (or Redis down: django-redis ignores its errors) falls
+    back on this process's copy, then on rendering."""
     if request.method not in ("GET", "HEAD"):
         return render()
     full_key = f"kz:page:{key}:{get_language() or settings.LANGUAGE_CODE}"
@@ -172,4 +200,6 @@ def page_serve(
             return response
         cache.set(full_key, page, TIMEOUT)
         _local.put(full_key, page)
+    if personalize is not None:
+        return _personal_response(page, personalize(page.body))
     return _page_response(request, page)

@@ -14,5 +14,4 @@ urlpatterns = [
     path("t/<slug:slug>/crosstable.csv", views.crosstable_csv, name="crosstable-csv"),
     path("t/<slug:slug>/crosstable.json", views.crosstable_json, name="crosstable-json"),
     path("p/<int:pk>/", views.player_detail, name="player"),
-    path("nav/account/", views.account_nav, name="account-nav"),
 ]

@@ -18,11 +18,10 @@ from django.http import (
     JsonResponse,
 )
 from django.shortcuts import get_object_or_404, render
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.template.loader import render_to_string
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.cache import never_cache
 
-from klinzha_site.page_cache import page_serve
+from klinzha_site.page_cache import page_serve, page_splice
 from klinzha_site.parsing import ascii_int_or_none
 from rules.points import format_points
 from tournaments import page_selectors, selectors
@@ -88,7 +87,7 @@ def _tournament(slug: str) -> Tournament:
 
 def _anonymous(request: HttpRequest) -> HttpRequest:
     """The request as a visitor would make it: what is rendered for the cache shows nobody's
-    name, links or messages (the header's account links load from `account_nav`)."""
+    name, links or messages (a signed-in user's account links are put in as it is served)."""
     anonymous = copy.copy(request)
     anonymous.user = AnonymousUser()
     anonymous._messages = []  # type: ignore[attr-defined]
@@ -116,19 +115,21 @@ def _published(
     if version is None:
         raise Http404("no such tournament")
     key = f"t{version[0]}:v{version[1]}:{page}:{request.path}:{_query_key(request, params)}"
-    return page_serve(request, key=key, render=lambda: view(_anonymous(request)))
+    return page_serve(
+        request,
+        key=key,
+        render=lambda: view(_anonymous(request)),
+        personalize=(
+            (lambda body: _account_links(request, body)) if request.user.is_authenticated else None
+        ),
+    )
 
 
-@never_cache
-def account_nav(request: HttpRequest) -> HttpResponse:
-    """The header's account links for whoever asks (log in; or the arbiter's pages, my
-    games and log out): the one per-user part of the published pages, which load it."""
-    target = request.GET.get("next", "")
-    if not url_has_allowed_host_and_scheme(target, allowed_hosts=None) or not target.startswith(
-        "/"
-    ):
-        target = "/"
-    return render(request, "_account_nav.html", {"nav_next": target})
+def _account_links(request: HttpRequest, body: bytes) -> bytes:
+    """A cached page with the header's account links of the signed-in user (the arbiter's
+    pages, my games, log out): the one part of a published page that is theirs."""
+    links = render_to_string("_account_nav.html", request=request)
+    return page_splice(body, "account-nav", links.encode())
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -164,7 +165,7 @@ def _round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return render(
         request,
         "tournaments/round.html",
-        {"t": t, "round": rnd, "rows": rows, "nav_lazy": True},
+        {"t": t, "round": rnd, "rows": rows},
     )
 
 
@@ -197,7 +198,6 @@ def _standings(request: HttpRequest, slug: str) -> HttpResponse:
             "legend": _legend(tiebreaks, rows),
             "after": after,
             "numbers": numbers,
-            "nav_lazy": True,
         },
     )
 
@@ -227,7 +227,6 @@ def _crosstable(request: HttpRequest, slug: str) -> HttpResponse:
             "rounds": range(1, table.rounds + 1),
             "tiebreaks": _labels(list(table.tiebreaks)),
             "legend": _legend(list(table.tiebreaks), list(table.rows)),
-            "nav_lazy": True,
         },
     )
 
@@ -302,6 +301,5 @@ def _player_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "player": player,
             "games": page_selectors.player_game_rows(player=player),
             "penalties": selectors.player_penalties(player=player, user=request.user),
-            "nav_lazy": True,
         },
     )
