@@ -5,9 +5,11 @@ shows the message translated from its code (games.messages)."""
 from __future__ import annotations
 
 import html
+import json
 import re
 
 import pytest
+from django.core.management import call_command
 from django.utils import translation
 from django.utils.translation import gettext
 
@@ -108,3 +110,25 @@ def test_warnings_are_stored_with_codes_and_rendered(client, setup):
     page = html.unescape(client.get(f"/it/g/{game.pk}/").content.decode())
     text = re.sub(r"\s+", " ", page)
     assert italian("no_first_placement", {}) + " (Art. 2.4)" in text
+
+
+def test_kz_validate_json_stays_as_records_md_says(tmp_path, capsys):
+    """`kz validate`'s JSON is an interface (records.md §3): no code or params in it."""
+    bad = tmp_path / "bad.kzr"
+    bad.write_bytes(BAD.replace(b'[FirstPlacement "green"]\n', b""))
+    with pytest.raises(SystemExit) as ended:
+        call_command("kz", "validate", str(bad), "--json")
+    assert ended.value.code == 1
+    obj = json.loads(capsys.readouterr().out)
+    assert obj["error"] == {
+        "ply": 21,
+        "text": "Fe@C29 → D28",
+        "reason": "destination holds a warrior of the mover's side",
+        "article": "3.3",
+    }
+    assert obj["warnings"][0] == {
+        "ply": None,
+        "reason": "no FirstPlacement tag: green is taken to place first",
+        "article": "2.4",
+    }
+    assert all(set(w) == {"ply", "reason", "article"} for w in obj["warnings"])
