@@ -507,7 +507,7 @@ def tag_problem(pos: Position, tags: dict[str, str]) -> tuple[str, str | None] |
         expected = COLOR_NAMES[winner]
     if result != expected:
         return (
-            message("italian_count_winner", **count.sides(), expected=expected, result=result),
+            message("italian_count_winner", **count.sides(), expected=expected, claimed=result),
             ART_COUNT,
         )
     return None

@@ -45,6 +45,8 @@ WORDS: Final = (
     gettext_noop("penalty"),
     gettext_noop("forfeit"),
     gettext_noop("crown"),
+    gettext_noop("geometric"),
+    gettext_noop("descriptive"),
     gettext_noop("the enemy Blockader's"),
     gettext_noop("the Blockader's"),
     gettext_noop("13.1 and 13.7 each rewrite Art. 2.5; reflective placement already alternates"),
@@ -55,7 +57,7 @@ WORDS: Final = (
 
 # The parameters whose values are game words (from WORDS), translated when rendered.
 WORD_PARAMS: Final = frozenset(
-    {"kind", "claimed", "owner", "termination", "winner", "expected", "why", "colour"}
+    {"kind", "claimed", "owner", "termination", "winner", "expected", "why", "colour", "notation"}
 )
 
 MESSAGES: Final[dict[str, str]] = {
@@ -327,7 +329,7 @@ MESSAGES: Final[dict[str, str]] = {
         "say who won"
     ),
     "italian_count_winner": gettext_noop(
-        "time-out count green {green}, gold {gold}: the winner is {expected}, not {result}"
+        "time-out count green {green}, gold {gold}: the winner is {expected}, not {claimed}"
     ),
 }
 
