@@ -3,7 +3,8 @@ bench/tournament_bench.py's build_event), gunicorn with 2 sync workers on Postgr
 Redis, and for each page (standings, crosstable, round pairings, a player page, the rounds
 API, the standings API, the crosstable CSV and JSON) requests/s, p50 and p99 at 1 and 4
 clients, beside the same bytes served as a static file by the same server (whitenoise) in
-the same run, interleaved, with the ratio (target: at least 0.5x static).
+the same run, interleaved in quarter-second slices, with the ratio (target: at least 0.5x
+static).
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/klinzha_cache \\
     REDIS_URL=redis://127.0.0.1:6379/1 \\
@@ -108,14 +109,30 @@ def _client(args: tuple[int, str, str, float]) -> list[float]:
     return latencies
 
 
-def load(pool: object, port: int, path: str, clients: int, seconds: float, enc: str) -> tuple:
-    """(requests/s, p50 ms, p99 ms) of `clients` clients reading `path` for `seconds`."""
-    start = time.perf_counter()
-    runs = pool.map(_client, [(port, path, enc, seconds)] * clients)  # type: ignore[attr-defined]
-    elapsed = time.perf_counter() - start
-    lat = sorted(x for run in runs for x in run)
+def _summary(latencies: list[float], elapsed: float) -> tuple[float, float, float]:
+    lat = sorted(latencies)
     p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))]
     return len(lat) / elapsed, statistics.median(lat) * 1000, p99 * 1000
+
+
+def load_pair(
+    pool: object, port: int, paths: tuple[str, str], clients: int, seconds: float, enc: str
+) -> list[tuple[float, float, float]]:
+    """(requests/s, p50 ms, p99 ms) of `clients` clients reading each of `paths` for
+    `seconds` in all, in slices of a quarter of a second taken in turn, so that the
+    machine's other load falls on both alike."""
+    slices = max(2, round(seconds / 0.25))
+    latencies: list[list[float]] = [[], []]
+    elapsed = [0.0, 0.0]
+    for i in range(slices):
+        for side in (i % 2, 1 - i % 2):
+            start = time.perf_counter()
+            runs = pool.map(  # type: ignore[attr-defined]
+                _client, [(port, paths[side], enc, seconds / slices)] * clients
+            )
+            elapsed[side] += time.perf_counter() - start
+            latencies[side].extend(x for run in runs for x in run)
+    return [_summary(latencies[side], elapsed[side]) for side in (0, 1)]
 
 
 def server_start(port: int, static_root: str) -> subprocess.Popen[bytes]:
@@ -211,8 +228,9 @@ def main() -> None:
             with multiprocessing.get_context("fork").Pool(4) as pool:
                 for name, path, static, size in copies:
                     for clients in (1, 4):
-                        page = load(pool, args.port, path, clients, seconds, encoding)
-                        flat = load(pool, args.port, static, clients, seconds, encoding)
+                        page, flat = load_pair(
+                            pool, args.port, (path, static), clients, seconds, encoding
+                        )
                         ratio = page[0] / flat[0]
                         ratios.append(ratio)
                         print(

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
+from django.db import connection
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.http import http_date
@@ -29,6 +30,13 @@ KEPT_HEADERS = ("Content-Disposition", "Content-Language", "Link")
 GZIP_MIN_BYTES = 512
 # A day: entries are keyed by version, so they go stale never; this only frees memory.
 TIMEOUT = 24 * 3600
+# What a published page's freshness is checked by: SQL, its parameters and the row it read
+# when the page was served (the version its key carries).
+Validator = tuple[str, tuple[object, ...], tuple[object, ...]]
+# Headers of the full stack's answer that the fast path does not copy: it sets them itself.
+FAST_SKIPPED_HEADERS = frozenset(
+    ("content-length", "content-encoding", "etag", "last-modified", "date", "set-cookie")
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +101,7 @@ def page_cache_local_clear() -> None:
     """Forget this process's pages (tests roll the database back, and with it the versions
     the keys carry)."""
     _local.clear()
+    _fast.clear()
 
 
 def _page_make(response: HttpResponse) -> CachedPage | None:
@@ -178,13 +187,15 @@ def page_serve(
     key: str,
     render: Callable[[], HttpResponse],
     personalize: Callable[[bytes], bytes] | None = None,
+    validator: Validator | None = None,
 ) -> HttpResponseBase:
     """Serve the page cached under `key` (with the active language added), rendering it
     with `render` on a miss. `key` must name everything the page shows that can change,
     the tournament's version above all; `render` must produce the page as anyone sees it.
     `personalize`, for a signed-in user, puts their own parts into the cached body
     (page_splice). A miss in Redis (or Redis down: django-redis ignores its errors) falls
-    back on this process's copy, then on rendering."""
+    back on this process's copy, then on rendering. `validator` lets PublishedPageMiddleware
+    answer the same request again before the rest of the stack, for as long as it holds."""
     if request.method not in ("GET", "HEAD"):
         return render()
     full_key = f"kz:page:{key}:{get_language() or settings.LANGUAGE_CODE}"
@@ -202,4 +213,109 @@ def page_serve(
         _local.put(full_key, page)
     if personalize is not None:
         return _personal_response(page, personalize(page.body))
-    return _page_response(request, page)
+    response = _page_response(request, page)
+    if validator is not None:
+        response.kz_fast = (full_key, validator)  # type: ignore[attr-defined]
+    return response
+
+
+@dataclass(frozen=True, slots=True)
+class _FastEntry:
+    """How a request was last answered: the page's key, what its freshness is checked by
+    and the headers the whole stack gave it (language, framing, Vary)."""
+
+    page_key: str
+    validator: Validator
+    headers: tuple[tuple[str, str], ...]
+
+
+class _FastTier:
+    """Requests (path, query, language inputs) to the pages they were answered with."""
+
+    def __init__(self, max_entries: int) -> None:
+        self.max_entries = max_entries
+        self._entries: OrderedDict[str, _FastEntry] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> _FastEntry | None:
+        with self._lock:
+            return self._entries.get(key)
+
+    def put(self, key: str, entry: _FastEntry) -> None:
+        with self._lock:
+            self._entries[key] = entry
+            self._entries.move_to_end(key)
+            while len(self._entries) > self.max_entries:
+                self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+
+_fast = _FastTier(10_000)
+
+
+def _fast_key(request: HttpRequest) -> str | None:
+    """What picks the page and its language, when nothing else can change it: a visitor
+    (no session, no token, no pending message) reading it."""
+    if request.method not in ("GET", "HEAD"):
+        return None
+    cookies = request.COOKIES
+    if settings.SESSION_COOKIE_NAME in cookies or "messages" in cookies:
+        return None
+    if "HTTP_AUTHORIZATION" in request.META:
+        return None
+    return "\n".join(
+        (
+            request.path,
+            request.META.get("QUERY_STRING", ""),
+            cookies.get(settings.LANGUAGE_COOKIE_NAME, ""),
+            request.META.get("HTTP_ACCEPT_LANGUAGE", ""),
+        )
+    )
+
+
+def _validator_holds(validator: Validator) -> bool:
+    sql, params, expected = validator
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    return row is not None and tuple(row) == expected
+
+
+class PublishedPageMiddleware:
+    """A visitor's request for a published page answered again before the session, locale,
+    CSRF, authentication and message middleware and the view: from the page cache, once its
+    validator (one query: the tournament's version) says the page is still current. Anything
+    else, or a page no longer current, goes through the whole stack, which stores the answer
+    for next time."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        key = _fast_key(request)
+        if key is not None:
+            entry = _fast.get(key)
+            if entry is not None:
+                page = _local.get(entry.page_key) or cache.get(entry.page_key)
+                if page is not None and _validator_holds(entry.validator):
+                    _local.put(entry.page_key, page)
+                    response = _page_response(request, page)
+                    for name, value in entry.headers:
+                        if name.lower() not in response.headers or name.lower() == "vary":
+                            response[name] = value
+                    return response
+        response = self.get_response(request)
+        fast = getattr(response, "kz_fast", None)
+        # Only a 200 has every header to copy (a 304 has not).
+        stored = key is not None and fast is not None and response.status_code == 200
+        if stored and not response.cookies:
+            headers = tuple(
+                (name, value)
+                for name, value in response.items()
+                if name.lower() not in FAST_SKIPPED_HEADERS
+            )
+            _fast.put(key, _FastEntry(fast[0], fast[1], headers))  # type: ignore[index]
+        return response

@@ -151,6 +151,8 @@ def player_game_rows(*, player: Player) -> list[PlayerGame]:
 VERSION_SQL = (
     f"SELECT id, standings_version FROM {Tournament._meta.db_table} WHERE slug = %s LIMIT 1"
 )
+# The same by id: what klinzha_site.page_cache checks a served page's freshness with.
+VERSION_BY_ID_SQL = f"SELECT standings_version FROM {Tournament._meta.db_table} WHERE id = %s"
 
 
 def tournament_version_get(*, slug: str) -> tuple[int, int] | None:
@@ -177,15 +179,16 @@ PLAYER_VERSION_SQL = (
 )
 
 
-def player_version_get(*, pk: int) -> str | None:
+def player_version_get(*, pk: int) -> tuple[str, tuple[object, ...]] | None:
     """What a player's public page shows, summed up in one string: their own row and club,
     and the versions of every event they entered (an opponent's name or a result there
     changes that event's version; versions only grow, so their sum does too). None when
-    there is no such player. One query."""
+    there is no such player; else the string and the row it sums up (PLAYER_VERSION_SQL).
+    One query."""
     with connection.cursor() as cursor:
         cursor.execute(PLAYER_VERSION_SQL, [pk])
         row = cursor.fetchone()
     if row is None:
         return None
     digest = hashlib.blake2b(repr(tuple(row)).encode(), digest_size=10).hexdigest()
-    return f"{pk}:{digest}"
+    return f"{pk}:{digest}", tuple(row)

@@ -119,6 +119,7 @@ def _published(
         request,
         key=key,
         render=lambda: view(_anonymous(request)),
+        validator=(page_selectors.VERSION_BY_ID_SQL, (version[0],), (version[1],)),
         personalize=(
             (lambda body: _account_links(request, body)) if request.user.is_authenticated else None
         ),
@@ -287,8 +288,9 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponseBase:
         raise Http404("no such player")
     return page_serve(
         request,
-        key=f"p{version}:{request.path}",
+        key=f"p{version[0]}:{request.path}",
         render=lambda: _player_detail(_anonymous(request), pk),
+        validator=(page_selectors.PLAYER_VERSION_SQL, (pk,), version[1]),
     )
 
 

@@ -38,6 +38,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Before any view reads them: NUL and control characters in paths and forms are a 400.
     "klinzha_site.parsers.ControlCharactersMiddleware",
+    # A visitor's published page again, from the cache, before the rest of the stack.
+    "klinzha_site.page_cache.PublishedPageMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",

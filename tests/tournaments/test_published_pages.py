@@ -17,7 +17,7 @@ from django.test.utils import CaptureQueriesContext
 
 from klinzha_site.page_cache import page_cache_local_clear
 from tests.tournaments.services.factories import event_make, officials_make, round_make
-from tournaments import services
+from tournaments import page_selectors, services
 from tournaments.models import Game, Player, Round, Tournament
 from tournaments.selectors import game_spindle
 
@@ -408,3 +408,37 @@ def test_the_rounds_list_pages_on_request_only(event):
     assert last.json() == everything[2:] and "Link" not in last
     for bad in ("?limit=0", "?limit=x", "?cursor=-1", "?round=1x", "?limit=101"):
         assert client.get(base + bad).status_code == 400, bad
+
+
+def test_a_visitors_repeat_request_is_answered_before_the_view(event, monkeypatch):
+    """PublishedPageMiddleware: the second request of a visitor never reaches the view, yet
+    carries the same body and headers, and a change sends it through the view again."""
+    s = event["t"].slug
+    client = Client()
+    paths = [
+        f"/t/{s}/standings/",
+        f"/it/t/{s}/crosstable/",
+        f"/api/tournaments/{s}/rounds/?round=1",
+        f"/p/{event['players'][0].pk}/",
+    ]
+    first = {path: client.get(path, HTTP_ACCEPT_LANGUAGE="fr") for path in paths}
+    calls: list[str] = []
+    real = page_selectors.tournament_version_get
+
+    def counted(**kwargs: Any) -> Any:
+        calls.append(kwargs["slug"])
+        return real(**kwargs)
+
+    monkeypatch.setattr(page_selectors, "tournament_version_get", counted)
+    for path, response in first.items():
+        again = client.get(path, HTTP_ACCEPT_LANGUAGE="fr")
+        assert again.content == response.content
+        for header in ("Content-Type", "Content-Language", "Vary", "ETag", "X-Frame-Options"):
+            assert again.get(header) == response.get(header), (path, header)
+    assert calls == []
+    # Another language asked for is another request: through the stack, then fast too.
+    assert client.get(f"/api/tournaments/{s}/rounds/?round=1", HTTP_ACCEPT_LANGUAGE="de")
+    assert calls == [s]
+    services.game_result_set(game=event["r1"].games.get(board=2), result=Game.Result.DRAW)
+    assert b"-\xc2\xbd" in client.get(f"/t/{s}/standings/", HTTP_ACCEPT_LANGUAGE="fr").content
+    assert calls == [s, s]

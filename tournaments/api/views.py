@@ -121,7 +121,8 @@ def _published(
         return response.render()
 
     key = f"t{version[0]}:v{version[1]}:api-{page}:{_query_key(request, sorted(known))}"
-    return page_serve(request._request, key=key, render=render)
+    validator = (page_selectors.VERSION_BY_ID_SQL, (version[0],), (version[1],))
+    return page_serve(request._request, key=key, render=render, validator=validator)
 
 
 class ClubViewSet(viewsets.ModelViewSet):
