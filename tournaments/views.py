@@ -290,7 +290,7 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponseBase:
         request,
         key=f"p{version[0]}:{request.path}",
         render=lambda: _player_detail(_anonymous(request), pk),
-        validator=(page_selectors.PLAYER_VERSION_SQL, (pk,), version[1]),
+        validator=(page_selectors.PLAYER_VERSION_SQL, (pk, pk), version[1]),
     )
 
 
