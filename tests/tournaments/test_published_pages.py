@@ -442,3 +442,29 @@ def test_a_visitors_repeat_request_is_answered_before_the_view(event, monkeypatc
     services.game_result_set(game=event["r1"].games.get(board=2), result=Game.Result.DRAW)
     assert b"-\xc2\xbd" in client.get(f"/t/{s}/standings/", HTTP_ACCEPT_LANGUAGE="fr").content
     assert calls == [s, s]
+
+
+def test_a_player_or_club_renamed_in_the_admin_shows(event, django_user_model):
+    s = event["t"].slug
+    ann = event["players"][0]
+    root = django_user_model.objects.create_superuser("root", password="pw-root-12345")
+    admin = Client()
+    admin.force_login(root)
+    visitor = Client()
+    assert b"Ann" in visitor.get(f"/t/{s}/standings/").content
+    response = admin.post(
+        f"/admin/tournaments/player/{ann.pk}/change/",
+        {"name": "Ann From Admin", "federation": "", "rating": ann.rating},
+    )
+    assert response.status_code == 302
+    assert b"Ann From Admin" in visitor.get(f"/t/{s}/standings/").content
+    club = services.club_create(name="Old Club")
+    services.player_update(player=ann, club=club)
+    assert b"Old Club" in visitor.get(f"/t/{s}/standings/").content
+    response = admin.post(
+        f"/admin/tournaments/club/{club.pk}/change/",
+        {"name": "New Club", "city": "", "country": ""},
+    )
+    assert response.status_code == 302
+    page = visitor.get(f"/t/{s}/standings/").content
+    assert b"New Club" in page and b"Old Club" not in page
