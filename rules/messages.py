@@ -224,8 +224,8 @@ MESSAGES: Final[dict[str, str]] = {
         "a Vanguard cannot attack the Blockader unless power-vanguards is played"
     ),
     "casts_without_combat": gettext_noop("spindle casts are recorded for a move that is no combat"),
-    # xgettext:no-python-format
     "casts_missing": gettext_noop(
+        # xgettext:no-python-format
         "a combat needs its spindle casts recorded after the ply ([%cast …])"
     ),
     "cast_after_combat": gettext_noop("round {n} is cast after the combat ended in round {ended}"),
