@@ -10,7 +10,13 @@ from typing import Any
 
 from django.db.models import Prefetch, Q
 
-from games.models import Irregularity, RecordSignature, RecordSubmission, SigningKey
+from games.models import (
+    ClockAdjustment,
+    Irregularity,
+    RecordSignature,
+    RecordSubmission,
+    SigningKey,
+)
 from rules.clock import Adjustment
 from rules.engines import new_position
 from rules.errors import RecordError, RulesError
@@ -192,18 +198,28 @@ def proposed_result(*, submission: RecordSubmission, first_colour: str) -> str |
 def clock_adjustments(*, game: Game) -> tuple[Adjustment, ...]:
     """The arbiter's adjustments of the game's clocks in force, as the clock adjudication takes
     them: a moment in seconds after the round's scheduled start, from which the clocks ran."""
-    start = game.round.starts_at
-    return tuple(
-        Adjustment(
-            0 if a.side == Colour.GREEN else 1,
-            a.from_ply,
-            a.seconds,
-            a.article,
-            at=int((a.at - start).total_seconds()) if a.at and start else None,
-            in_readings=a.in_readings,
+    return clock_adjustments_of(games=[game])[game.pk]
+
+
+def clock_adjustments_of(*, games: list[Game]) -> dict[int, tuple[Adjustment, ...]]:
+    """clock_adjustments of each of `games` (with their rounds), by game id, in one query: a
+    worker validating a batch of records reads them for all its games at once."""
+    found: dict[int, list[Adjustment]] = {g.pk: [] for g in games}
+    starts = {g.pk: g.round.starts_at for g in games}
+    in_force = ClockAdjustment.objects.filter(game__in=list(found), revoked_at__isnull=True)
+    for a in in_force:
+        start = starts[a.game_id]
+        found[a.game_id].append(
+            Adjustment(
+                0 if a.side == Colour.GREEN else 1,
+                a.from_ply,
+                a.seconds,
+                a.article,
+                at=int((a.at - start).total_seconds()) if a.at and start else None,
+                in_readings=a.in_readings,
+            )
         )
-        for a in game.clock_adjustments.filter(revoked_at__isnull=True)
-    )
+    return {pk: tuple(adjustments) for pk, adjustments in found.items()}
 
 
 def clock_adjustment_list(*, game: Game) -> Any:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from games import selectors, services
@@ -249,3 +251,43 @@ def test_batches_validate_each_record_once(setup):
     # A retried batch (the worker died after its work) does nothing twice.
     assert services.submission_validate_many(submission_ids=[*ids, 10**9]) == 3
     assert list(RecordSubmission.objects.filter(pk__in=ids).values_list("validated_at")) == stamps
+
+
+def test_a_batch_costs_the_same_statements_whatever_its_size(setup):
+    """A batch is claimed, read and written in one go (per-record transactions and reads
+    kept two workers at the speed of one): twelve records cost the statements of three, and
+    each gets the verdict it gets alone, validated once, the game's first colour taken from
+    the first record."""
+    game, arbiter = setup
+    Game.objects.filter(pk=game.pk).update(first_color="")
+
+    def stored(n: int) -> list[int]:
+        raws = [CAPTURE, BAD, b"\xff not a record"]
+        return [
+            services.submission_create(game=game, raw=raws[i % 3], user=arbiter, enqueue=False).pk
+            for i in range(n)
+        ]
+
+    first, small, large = stored(3), stored(3), stored(12)
+    services.submission_validate_many(submission_ids=first)
+    game.refresh_from_db()
+    assert game.first_color == selectors.record_first_colour(
+        submission=RecordSubmission.objects.get(pk=first[0])
+    )
+    counts = []
+    for ids in (small, large):
+        with CaptureQueriesContext(connection) as queries:
+            assert services.submission_validate_many(submission_ids=ids) == len(ids)
+        counts.append(len(queries))
+    assert counts[0] == counts[1], counts
+    alone = services.submission_create(game=game, raw=BAD, user=arbiter, enqueue=False)
+    alone = services.submission_validate(submission_id=alone.pk)
+    rows = list(RecordSubmission.objects.filter(pk__in=large).order_by("pk"))
+    assert [r.attempts for r in rows] == [1] * 12
+    assert [(r.readable, r.valid) for r in rows[:3]] == [
+        (True, True),
+        (True, False),
+        (False, False),
+    ]
+    assert rows[0].plies == 31 and rows[0].winner == "green"
+    assert rows[1].error == alone.error == rows[4].error and rows[1].plies == alone.plies
