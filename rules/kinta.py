@@ -141,7 +141,8 @@ class KintaPosition(Position):
     def take_annotations(self, comments: tuple[str, ...]) -> None:
         self.notes = None
         self.resolved = None
-        self.notes = parse_cast_notes(comments)
+        # Most plies have no note: no call to read none.
+        self.notes = parse_cast_notes(comments) if comments else ()
 
     def combatants(self, side: int, move: Move) -> tuple[Combatant, Combatant] | None:
         """The two warriors a battle move by `side` sets fighting, Goal adjustments included
@@ -234,7 +235,7 @@ class KintaPosition(Position):
     ) -> bool:
         if g == dblk:
             return self._blockader_attackers(side, g, own, foes, keep, holes)[0] != 0
-        return super()._jeopardy(side, g, own, foes, keep, dblk, held, holes)
+        return Position._jeopardy(self, side, g, own, foes, keep, dblk, held, holes)
 
     def _attack_map(
         self, side: int, g: int, own: int, foes: int, dblk: int, held: bool
@@ -293,10 +294,10 @@ class KintaPosition(Position):
 
     def _check_path(self, side: int, move: Move, kind: int, zone: int) -> None:
         # Attacking the Blockader, a warrior may cross its zone (only the last step can).
-        super()._check_path(side, move, kind, 0 if move.dest == self.blk[1 - side] else zone)
+        Position._check_path(self, side, move, kind, 0 if move.dest == self.blk[1 - side] else zone)
 
     def check_battle_move(self, side: int, move: Move) -> None:
-        super().check_battle_move(side, move)
+        Position.check_battle_move(self, side, move)
         self._check_casts(side, move)
 
     def _check_casts(self, side: int, move: Move) -> None:
@@ -304,6 +305,9 @@ class KintaPosition(Position):
         notes = self.notes
         if notes is None:
             return
+        code = self.sq[move.dest]
+        if not notes and (not code or code >> 3 == side):
+            return  # the usual ply: no combat, no casts
         pair = self.combatants(side, move)
         if pair is None:
             if notes:
@@ -329,7 +333,7 @@ class KintaPosition(Position):
             # No combat: the warrior takes its strength along (only changed ones are kept).
             self.notes = self.resolved = self.last_combat = None
             kept = self.strength.pop(o, None)
-            super().push_battle_move(side, move)
+            Position.push_battle_move(self, side, move)
             if kept is not None:
                 self.strength[t] = kept
             return

@@ -6,7 +6,7 @@ import random
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
 from rules.errors import IllegalMoveError
 from rules.position import KIND_NAMES
@@ -28,6 +28,7 @@ DEFENDER: Final = 1
 _CAST_RE: Final = re.compile(r"\[%cast\b([^\]]*)\]")
 # What a note's body is written with: casts, blanks, commas between casts, `;` between rounds.
 _CAST_CHARS: Final = "0123456789 \t,;"
+_LONG_CAST: Final = re.compile(r"\d{3}")
 
 
 # --- Appendix D: the combat itself ----------------------------------------------------------
@@ -40,9 +41,10 @@ class Combatant:
     strength: int
 
 
-@dataclass(frozen=True, slots=True)
-class CombatRound:
-    """One round of D.1.5-D.3.2, told from the casts.
+class CombatRound(NamedTuple):
+    """One round of D.1.5-D.3.2, told from the casts (a named tuple: a combat has a score of
+    rounds, and a frozen dataclass took 3 µs to build each: a fifth of validating a Kinta
+    record).
 
     Combatants are numbered MOVER (0, the warrior that moved, D.1.2) and DEFENDER (1).
     `caster` cast two spindles, the other one; `triples` are the values of three-way ties
@@ -129,10 +131,6 @@ _BASE: Final = {
 }
 
 
-# select_damage's answers by (spindles, striker ID, victim ID), filled as combats are replayed.
-_SELECTED: dict[tuple[int, int, int, int, int], tuple[tuple[int, int], int, str]] = {}
-
-
 def select_damage(
     spindles: tuple[int, int, int], striker_id: int, victim_id: int
 ) -> tuple[tuple[int, int], int, str]:
@@ -214,6 +212,32 @@ def cast_combat(attacker: Combatant, defender: Combatant, rng: random.Random) ->
     return CombatResult(attacker, defender, tuple(rounds))
 
 
+# A usual round's outcome (striker, selected pair, base damage, clause, damage) by the
+# warriors' kinds and the caster, then by the three casts: filled as combats are replayed
+# (at most 36 x 2 tables of 210 rounds), so that a round is one look-up.
+_Usual = tuple[int, tuple[int, ...], int, str, int]
+_ROUNDS: dict[tuple[int, int, int], dict[tuple[int, ...], _Usual]] = {}
+
+
+def _rounds_of(kinds: tuple[int, int], caster: int) -> dict[tuple[int, ...], _Usual]:
+    key = (kinds[0], kinds[1], caster)
+    table = _ROUNDS.get(key)
+    if table is None:
+        table = _ROUNDS[key] = {}
+    return table
+
+
+def _usual_round(kinds: tuple[int, int], caster: int, casts: tuple[int, ...]) -> _Usual:
+    """A round of three spindle faces, not all alike, as _fight_round plays it."""
+    a1, a2, d = casts
+    striker = 1 - caster if d > max(a1, a2) else caster
+    victim = 1 - striker
+    pair, base, rule = select_damage(
+        (a1, a2, d), COMBAT_ID[kinds[striker]], COMBAT_ID[kinds[victim]]
+    )
+    return striker, pair, base, rule, max(0, base - DEFENSE_SCORE[kinds[victim]])
+
+
 def resolve_combat(
     attacker: Combatant, defender: Combatant, casts: Sequence[Sequence[int]]
 ) -> CombatResult:
@@ -224,29 +248,24 @@ def resolve_combat(
     strengths = [attacker.strength, defender.strength]
     rounds: list[CombatRound] = []
     caster = MOVER
+    tables = (_rounds_of(kinds, MOVER), _rounds_of(kinds, DEFENDER))
     for n, values in enumerate(casts, start=1):
         if strengths[0] <= 0 or strengths[1] <= 0:
             raise IllegalMoveError.coded("cast_after_combat", "D.4", n=n, ended=n - 1)
-        for v in values:
-            if v not in SPINDLE_FACES:
-                raise IllegalMoveError.coded("spindle_face", "D.1.5", value=v, n=n)
-        if len(values) == 3 and not values[0] == values[1] == values[2]:
-            # The usual round, no triple: _fight_round's steps without drawing one by one.
-            a1, a2, d = values
-            striker = 1 - caster if d > max(a1, a2) else caster
-            victim = 1 - striker
-            key = (a1, a2, d, COMBAT_ID[kinds[striker]], COMBAT_ID[kinds[victim]])
-            chosen = _SELECTED.get(key)
-            if chosen is None:
-                chosen = _SELECTED[key] = select_damage((a1, a2, d), key[3], key[4])
-            pair, base, rule = chosen
-            damage = max(0, base - DEFENSE_SCORE[kinds[victim]])
-            strengths[victim] -= damage
-            rounds.append(
-                CombatRound(
-                    (a1, a2, d), caster, (), striker, pair, base, rule, damage, _pair(strengths)
-                )
-            )
+        key = values if type(values) is tuple else tuple(values)
+        known = tables[caster].get(key)
+        if known is None:
+            for v in values:
+                if v not in SPINDLE_FACES:
+                    raise IllegalMoveError.coded("spindle_face", "D.1.5", value=v, n=n)
+            if len(values) == 3 and not values[0] == values[1] == values[2]:
+                known = tables[caster][key] = _usual_round(kinds, caster, key)
+        if known is not None:
+            # The usual round, three casts and no triple: _fight_round's steps, looked up.
+            striker, pair, base, rule, damage = known
+            strengths[1 - striker] -= damage
+            after = (strengths[0], strengths[1])
+            rounds.append(CombatRound(key, caster, (), striker, pair, base, rule, damage, after))
             caster = 1 - striker
             continue
         try:
@@ -298,12 +317,13 @@ def format_casts(casts: Sequence[Sequence[int]]) -> str:
 
 def parse_casts(text: str) -> tuple[tuple[int, ...], ...]:
     """The rounds of casts in the body of a `[%cast …]` note; IllegalMoveError if unreadable."""
-    if not text.strip(_CAST_CHARS):
-        # Digits and separators only, as the writer writes them: read at once when every
-        # round has casts of one or two digits (the loop below names what is wrong).
-        parts = [part.replace(",", " ").split() for part in text.split(";")]
-        if all(tokens and max(map(len, tokens)) <= 2 for tokens in parts):
-            return tuple(tuple(map(int, tokens)) for tokens in parts)
+    if not text.strip(_CAST_CHARS) and _LONG_CAST.search(text) is None:
+        # Digits and separators only, as the writer writes them, no cast of three digits:
+        # read at once when no round is empty (the loop below names what is wrong).
+        parts = text.replace(",", " ").split(";")
+        quick = tuple([tuple(map(int, part.split())) for part in parts])
+        if all(quick):
+            return quick
     rounds = []
     for n, part in enumerate(text.split(";"), start=1):
         values = []
