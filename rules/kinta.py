@@ -73,6 +73,8 @@ class KintaPosition(Position):
     last_combat: CombatResult | None
 
     _CARRIER: ClassVar[Sequence[bool]] = KINTA_CARRIER
+    # The hot methods call Position's by name rather than through super(), a cost on every
+    # ply: nothing derives from this class (rules.engines picks one class per position).
 
     def __init__(self, rules: Rules | None = None, first: int = 0) -> None:
         super().__init__(
@@ -182,7 +184,7 @@ class KintaPosition(Position):
         return kind != VANGUARD or self.rules.power_vanguards
 
     def _dests(self, o: int, kind: int, side: int, carrying: bool = False) -> int:
-        d = super()._dests(o, kind, side, carrying)
+        d = Position._dests(self, o, kind, side, carrying)
         eb = self.blk[1 - side]
         if eb < 0:
             return d
@@ -242,7 +244,7 @@ class KintaPosition(Position):
     ) -> tuple[int, int]:
         if g == dblk:
             return self._blockader_attackers(side, g, own, foes, -1, 0)
-        return super()._attack_map(side, g, own, foes, dblk, held)
+        return Position._attack_map(self, side, g, own, foes, dblk, held)
 
     def _blockader_attackers(
         self, side: int, g: int, own: int, foes: int, keep: int, holes: int
@@ -284,7 +286,7 @@ class KintaPosition(Position):
     def _check_placement(self, move: Move, side: int, what: str) -> None:
         if self.notes:
             raise IllegalMoveError.coded("casts_for_placement", "D.1.2")
-        super()._check_placement(move, side, what)
+        Position._check_placement(self, move, side, what)
 
     def _check_attack_on_blockader(self, kind: int) -> None:
         if kind == BLOCKADER:
@@ -319,7 +321,7 @@ class KintaPosition(Position):
 
     # --- playing ------------------------------------------------------------------------------
     def push(self, move: Move) -> None:
-        super().push(move)
+        Position.push(self, move)
         self.notes = None
         self.resolved = None
 
@@ -343,7 +345,7 @@ class KintaPosition(Position):
             mover = self.strength_of(o) if result is None else result.victor_strength
             self.strength.pop(t, None)
             self.strength.pop(o, None)
-            super().push_battle_move(side, move)
+            Position.push_battle_move(self, side, move)
             self._set_strength(t, mover)
             return
         # The attacker fell on the defender's triangle; a Goal it carried fell with it.

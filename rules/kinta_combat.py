@@ -219,6 +219,10 @@ _Usual = tuple[int, tuple[int, ...], int, str, int]
 _ROUNDS: dict[tuple[int, int, int], dict[tuple[int, ...], _Usual]] = {}
 
 
+# CombatRound(*row) without the named tuple's Python-level __new__ in between.
+_new_round: Final = tuple.__new__
+
+
 def _rounds_of(kinds: tuple[int, int], caster: int) -> dict[tuple[int, ...], _Usual]:
     key = (kinds[0], kinds[1], caster)
     table = _ROUNDS.get(key)
@@ -264,8 +268,8 @@ def resolve_combat(
             # The usual round, three casts and no triple: _fight_round's steps, looked up.
             striker, pair, base, rule, damage = known
             strengths[1 - striker] -= damage
-            after = (strengths[0], strengths[1])
-            rounds.append(CombatRound(key, caster, (), striker, pair, base, rule, damage, after))
+            row = (key, caster, (), striker, pair, base, rule, damage, (strengths[0], strengths[1]))
+            rounds.append(_new_round(CombatRound, row))
             caster = 1 - striker
             continue
         try:
