@@ -8,7 +8,7 @@ from typing import Any
 
 from django.db import connection
 
-from rules.points import format_points
+from tournaments.formats import points_shown
 from tournaments.models import Club, Game, Player, Registration, Round, Tournament
 from tournaments.scoring import ScoringSettings
 from tournaments.selectors import (
@@ -34,7 +34,7 @@ def result_marks(result: str, settings: ScoringSettings | None = None) -> tuple[
     settings = settings or ScoringSettings()
     if result in FORFEIT_MARKS:
         return FORFEIT_MARKS[Game.Result(result)]
-    win, loss, draw = (format_points(x) for x in (settings.win, settings.loss, settings.draw))
+    win, loss, draw = (points_shown(x) for x in (settings.win, settings.loss, settings.draw))
     return {
         Game.Result.FIRST_WIN: (win, loss),
         Game.Result.SECOND_WIN: (loss, win),
@@ -84,7 +84,7 @@ def round_pairing_rows(*, tournament: Tournament, round: Round) -> list[PairingR
     scores: dict[int, str] = {}
     if round.number > 1:
         before = standings_compute(tournament=tournament, after_round=round.number - 1)
-        scores = {row.entrant.id: format_points(row.score) for row in before}
+        scores = {row.entrant.id: points_shown(row.score) for row in before}
     settings = scoring_settings(tournament=tournament)
     effects = penalty_effects(tournament=tournament)
     rows = []
@@ -95,11 +95,11 @@ def round_pairing_rows(*, tournament: Tournament, round: Round) -> list[PairingR
             counted, penalized = game_result_counted(game=g, tournament=tournament, effects=effects)
             marks = result_marks(counted, settings)
         elif g.bye_points is not None:
-            bye = format_points(float(g.bye_points))
+            bye = points_shown(float(g.bye_points))
         elif g.kind == Game.Kind.BYE:
-            bye = format_points(settings.bye)
+            bye = points_shown(settings.bye)
         elif g.kind == Game.Kind.REQUESTED_BYE:
-            bye = format_points(settings.requested_bye)
+            bye = points_shown(settings.requested_bye)
         rows.append(
             PairingRow(
                 g,

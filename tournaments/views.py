@@ -23,9 +23,9 @@ from django.utils.translation import gettext_lazy as _
 
 from klinzha_site.page_cache import page_serve, page_splice
 from klinzha_site.parsing import ascii_int_or_none
-from rules.points import format_points
 from tournaments import page_selectors, selectors
 from tournaments.audit import audit_head
+from tournaments.formats import points_shown
 from tournaments.models import Player, Tournament
 from tournaments.standings import StandingRow
 
@@ -73,7 +73,7 @@ def _legend(tiebreaks: list[str], rows: list[StandingRow]) -> list[tuple[str, st
     for tb in tiebreaks:
         text = str(TIEBREAK_HELP.get(tb, ""))
         if tb == "sonneborn_berger":
-            shift = format_points(0.5 * rounds)
+            shift = points_shown(0.5 * rounds)
             text += " " + str(
                 _("(here +%(shift)s after %(n)s rounds)") % {"shift": shift, "n": rounds}
             )
@@ -186,7 +186,7 @@ def _standings(request: HttpRequest, slug: str) -> HttpResponse:
     rows = selectors.standings_compute(tournament=t, after_round=after)
     tiebreaks = t.tiebreak_list
     table = [
-        (row, format_points(row.score), [format_points(row.tiebreaks[tb]) for tb in tiebreaks])
+        (row, points_shown(row.score), [points_shown(row.tiebreaks[tb]) for tb in tiebreaks])
         for row in rows
     ]
     return render(
@@ -214,8 +214,8 @@ def _crosstable(request: HttpRequest, slug: str) -> HttpResponse:
         (
             row,
             [c.text() for c in cells],
-            format_points(row.score),
-            [format_points(row.tiebreaks[tb]) for tb in table.tiebreaks],
+            points_shown(row.score),
+            [points_shown(row.tiebreaks[tb]) for tb in table.tiebreaks],
         )
         for row, cells in zip(table.rows, table.cells, strict=True)
     ]
