@@ -182,7 +182,10 @@ def result_countersign(request: HttpRequest, t: Tournament, game_id: int) -> Htt
 def game_timeout(request: HttpRequest, t: Tournament, game_id: int) -> HttpResponse:
     game = _game(t, game_id)
     decision = services.game_timeout_decide(game=game, user=request.user)
-    messages.success(request, f"board {game.board}: {decision.explanation}")
+    messages.success(
+        request,
+        _("board %(board)d: %(what)s") % {"board": game.board, "what": decision.explanation},
+    )
     return _back_to_round(request, t, game)
 
 
@@ -204,7 +207,10 @@ def irregularity(request: HttpRequest, t: Tournament) -> HttpResponse:
             reason=request.POST.get("reason", ""),
             user=request.user,
         )
-    messages.success(request, f"board {game.board}: {ruling.get_kind_display()}")
+    messages.success(
+        request,
+        _("board %(board)d: %(what)s") % {"board": game.board, "what": ruling.get_kind_display()},
+    )
     return redirect(round_url(t, game.round.number))
 
 
@@ -220,7 +226,8 @@ def records_upload(request: HttpRequest, t: Tournament) -> HttpResponse:
     )
     messages.success(
         request,
-        f"{len(stored.submissions)} records stored, {stored.matched} matched to their games",
+        _("%(stored)d records stored, %(matched)d matched to their games")
+        % {"stored": len(stored.submissions), "matched": stored.matched},
     )
     for s in stored.submissions:
         if not s.game_id:

@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
 from tournaments import services
@@ -54,7 +55,11 @@ def entrants_bulk(request: HttpRequest, t: Tournament) -> HttpResponse:
                 errors[int(number) if number.isdigit() else 0] = " ".join(texts)
             status = 400
         else:
-            messages.success(request, f"{len(done)} players registered")
+            messages.success(
+                request,
+                ngettext("%(count)d player registered", "%(count)d players registered", len(done))
+                % {"count": len(done)},
+            )
             return redirect(manage_url(t) + "#entrants")
     elif any(line.error for line in lines):
         status = 400 if request.POST.get("register") else 200

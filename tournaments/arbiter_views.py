@@ -13,6 +13,7 @@ from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from klinzha_site.parsing import ID_MAX, SMALL_MAX, ascii_int, ascii_int_or_none
@@ -66,7 +67,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
         except ValidationError as exc:
             _errors_beside_fields(form, exc)
         else:
-            messages.success(request, f"{t.name} created")
+            messages.success(request, _("%(name)s created") % {"name": t.name})
             return redirect(manage_url(t))
     status = 400 if form.errors else 200
     return render(request, "arbiter/tournament_form.html", {"form": form}, status=status)
@@ -142,7 +143,7 @@ def settings_update(request: HttpRequest, t: Tournament) -> HttpResponse:
             response = _manage_page(request, t, settings_form=form)
             response.status_code = 400
             return response
-        messages.success(request, "settings saved")
+        messages.success(request, _("settings saved"))
     return redirect(manage_url(t))
 
 
@@ -159,7 +160,7 @@ def officials_update(request: HttpRequest, t: Tournament) -> HttpResponse:
         chief_arbiter=form.cleaned_data["chief_arbiter"],
         arbiters=form.cleaned_data["arbiters"],
     )
-    messages.success(request, "officials saved")
+    messages.success(request, _("officials saved"))
     return redirect(manage_url(t))
 
 
@@ -183,7 +184,10 @@ def entrant_add(request: HttpRequest, t: Tournament) -> HttpResponse:
         if not hasattr(exc, "error_dict"):
             form.add_error(None, " ".join(exc.messages))
         return _manage_page(request, t, entrant_form=form)
-    text = f"{reg.player.name} registered from round {reg.first_round}"
+    text = _("%(name)s registered from round %(round)d") % {
+        "name": reg.player.name,
+        "round": reg.first_round,
+    }
     if htmx:  # one by one without a reload: the list and an empty form for the next
         return _manage_page(request, t, added=text)
     messages.success(request, text)
@@ -229,8 +233,11 @@ def entrant_withdraw(request: HttpRequest, t: Tournament, player_id: int) -> Htt
     services.registration_withdraw(registration=reg, user=request.user)
     messages.success(
         request,
-        f"{reg.player.name} withdrawn from round {t.rounds.count() + 1} on: "
-        "'Undo withdrawal' on the entrants' list takes it back until the next round is paired",
+        _(
+            "%(name)s withdrawn from round %(round)d on: 'Undo withdrawal' on the entrants' "
+            "list takes it back until the next round is paired"
+        )
+        % {"name": reg.player.name, "round": t.rounds.count() + 1},
     )
     return redirect(manage_url(t) + "#entrants")
 
@@ -240,7 +247,7 @@ def entrant_withdraw(request: HttpRequest, t: Tournament, player_id: int) -> Htt
 def entrant_withdrawal_undo(request: HttpRequest, t: Tournament, player_id: int) -> HttpResponse:
     reg = _registration(t, player_id)
     services.registration_withdrawal_undo(registration=reg, user=request.user)
-    messages.success(request, f"{reg.player.name} is playing again")
+    messages.success(request, _("%(name)s is playing again") % {"name": reg.player.name})
     return redirect(manage_url(t) + "#entrants")
 
 
@@ -250,14 +257,18 @@ def start_ranks(request: HttpRequest, t: Tournament) -> HttpResponse:
     """Seed again by rating, or move one entrant to a start rank (until round 1)."""
     if request.POST.get("sort"):
         services.start_ranks_sort(tournament=t, user=request.user)
-        messages.success(request, "entrants seeded by rating")
+        messages.success(request, _("entrants seeded by rating"))
         return redirect(manage_url(t))
     form = StartRankForm(request.POST)
     if not form.is_valid():
         raise ValidationError(form.errors)
     reg = get_object_or_404(Registration, tournament=t, player=form.cleaned_data["player"])
     services.start_rank_move(registration=reg, rank=form.cleaned_data["rank"], user=request.user)
-    messages.success(request, f"{reg.player.name} moved to start rank {form.cleaned_data['rank']}")
+    messages.success(
+        request,
+        _("%(name)s moved to start rank %(rank)d")
+        % {"name": reg.player.name, "rank": form.cleaned_data["rank"]},
+    )
     return redirect(manage_url(t))
 
 
@@ -270,7 +281,7 @@ def bye_request(request: HttpRequest, t: Tournament) -> HttpResponse:
         services.bye_request_create(
             registration=reg, round_number=form.cleaned_data["round_number"], user=request.user
         )
-        messages.success(request, "bye requested")
+        messages.success(request, _("bye requested"))
     else:
         messages.error(request, str(form.errors))
     return redirect(manage_url(t))
@@ -289,7 +300,7 @@ def account_link(request: HttpRequest, t: Tournament) -> HttpResponse:
     services.player_link_user(
         player=player, account=form.cleaned_data["account"], user=request.user
     )
-    messages.success(request, f"account of {player.name} saved")
+    messages.success(request, _("account of %(name)s saved") % {"name": player.name})
     return redirect(manage_url(t))
 
 
@@ -301,7 +312,10 @@ def pair(request: HttpRequest, t: Tournament) -> HttpResponse:
         job = services.pairing_job_create(tournament=t, user=request.user)
         return redirect(reverse("arbiter:pairing-job", args=[t.slug, job.pk]))
     rnd = services.round_pair(tournament=t, user=request.user, publish=False)
-    messages.success(request, f"round {rnd.number} proposed: check it, edit it, publish it")
+    messages.success(
+        request,
+        _("round %(number)d proposed: check it, edit it, publish it") % {"number": rnd.number},
+    )
     return redirect(round_url(t, rnd.number))
 
 
@@ -343,9 +357,12 @@ def round_edit(request: HttpRequest, t: Tournament, number: int) -> HttpResponse
         pairings.append((ascii_int(first, field=where), ascii_int_or_none(second, field=where)))
     warnings = services.round_pairings_edit(round=rnd, pairings=pairings, user=request.user)
     if warnings:
-        messages.warning(request, "pairings saved with warnings: " + "; ".join(warnings))
+        messages.warning(
+            request,
+            _("pairings saved with warnings: %(warnings)s") % {"warnings": "; ".join(warnings)},
+        )
     else:
-        messages.success(request, "pairings saved; no rule is broken")
+        messages.success(request, _("pairings saved; no rule is broken"))
     return redirect(round_url(t, number))
 
 
@@ -353,7 +370,7 @@ def round_edit(request: HttpRequest, t: Tournament, number: int) -> HttpResponse
 @tournament_role(Role.ARBITER)
 def round_publish(request: HttpRequest, t: Tournament, number: int) -> HttpResponse:
     services.round_publish(round=round_get(t, number), user=request.user)
-    messages.success(request, f"round {number} published")
+    messages.success(request, _("round %(number)d published") % {"number": number})
     return redirect(round_url(t, number))
 
 
@@ -369,7 +386,7 @@ def round_schedule(request: HttpRequest, t: Tournament, number: int) -> HttpResp
         place=form.cleaned_data["place"],
         user=request.user,
     )
-    messages.success(request, f"round {number} scheduled")
+    messages.success(request, _("round %(number)d scheduled") % {"number": number})
     return redirect(round_url(t, number))
 
 
@@ -377,7 +394,10 @@ def round_schedule(request: HttpRequest, t: Tournament, number: int) -> HttpResp
 @tournament_role(Role.ARBITER)
 def round_unpublish(request: HttpRequest, t: Tournament, number: int) -> HttpResponse:
     services.round_unpublish(round=round_get(t, number), user=request.user)
-    messages.success(request, f"round {number} taken back: edit it, or discard and pair again")
+    messages.success(
+        request,
+        _("round %(number)d taken back: edit it, or discard and pair again") % {"number": number},
+    )
     return redirect(round_url(t, number))
 
 
@@ -385,7 +405,7 @@ def round_unpublish(request: HttpRequest, t: Tournament, number: int) -> HttpRes
 @tournament_role(Role.ARBITER)
 def round_discard(request: HttpRequest, t: Tournament, number: int) -> HttpResponse:
     services.round_discard(round=round_get(t, number), user=request.user)
-    messages.success(request, f"proposed round {number} discarded")
+    messages.success(request, _("proposed round %(number)d discarded") % {"number": number})
     return redirect(manage_url(t))
 
 
@@ -410,7 +430,9 @@ def penalty_impose(request: HttpRequest, t: Tournament) -> HttpResponse:
         amount=data["amount"],
         from_ply=data["from_ply"],
     )
-    messages.success(request, f"penalty recorded: {penalty.get_kind_display()}")
+    messages.success(
+        request, _("penalty recorded: %(kind)s") % {"kind": penalty.get_kind_display()}
+    )
     return redirect_back(request, t)
 
 
@@ -429,7 +451,7 @@ def penalty_revoke(request: HttpRequest, t: Tournament) -> HttpResponse:
     services.penalty_revoke(
         penalty=form.cleaned_data["penalty"], reason=form.cleaned_data["reason"], user=request.user
     )
-    messages.success(request, "penalty revoked")
+    messages.success(request, _("penalty revoked"))
     return redirect_back(request, t)
 
 
