@@ -11,8 +11,8 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from games import selectors, services
@@ -154,7 +154,7 @@ def result_enter(request: HttpRequest, t: Tournament, game_id: int) -> HttpRespo
     game = _game(t, game_id)
     form = ResultForm(request.POST)
     if not form.is_valid():
-        raise ValidationError({"result": "choose a result"})
+        raise ValidationError({"result": gettext("choose a result")})
     tournament_services.game_result_set(
         game=game, result=form.cleaned_data["result"], user=request.user
     )
@@ -219,7 +219,7 @@ def irregularity(request: HttpRequest, t: Tournament) -> HttpResponse:
 def records_upload(request: HttpRequest, t: Tournament) -> HttpResponse:
     upload = request.FILES.get("file")
     if upload is None:
-        raise ValidationError({"file": "choose a zip of records or a record"})
+        raise ValidationError({"file": gettext("choose a zip of records or a record")})
     services.upload_size_check(upload.size)
     stored = services.bulk_upload(
         tournament=t, data=upload.read(), filename=upload.name or "", user=request.user

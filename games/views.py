@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from games import selectors, services
@@ -303,7 +304,9 @@ def game_latecomers(request: HttpRequest, pk: int) -> HttpResponse:
         # The round's scheduled start unless the arbiter gives another for this game.
         scheduled = _when(request.POST.get("scheduled", ""), "scheduled") or game.round.starts_at
         if scheduled is None:
-            raise ValidationError({"scheduled": "give the scheduled start (or the round's)"})
+            raise ValidationError(
+                {"scheduled": gettext("give the scheduled start (or the round's)")}
+            )
         services.latecomers_record(
             game=game,
             scheduled=scheduled,
@@ -347,7 +350,7 @@ def _when(text: str, field: str) -> Any:
     except ValueError:  # well formed but not on the calendar (2026-02-30)
         value = None
     if value is None:
-        raise ValidationError({field: "a date and time like 2026-11-22T10:00"})
+        raise ValidationError({field: gettext("a date and time like 2026-11-22T10:00")})
     if timezone.is_naive(value):
         value = timezone.make_aware(value)
     return value

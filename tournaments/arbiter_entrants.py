@@ -7,7 +7,7 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import ngettext
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_http_methods
 
 from tournaments import services
@@ -24,14 +24,18 @@ def _text_of(request: HttpRequest) -> str:
     if upload is None:
         return request.POST.get("text", "")
     if upload.size is not None and upload.size > UPLOAD_MAX:
-        raise ValidationError({"file": f"larger than {UPLOAD_MAX // 1000} kB"})
+        raise ValidationError(
+            {"file": gettext("larger than %(number)s kB") % {"number": UPLOAD_MAX // 1000}}
+        )
     data = upload.read(UPLOAD_MAX + 1)
     for encoding in ("utf-8-sig", "latin-1"):  # TRF files are often Latin-1
         try:
             return data.decode(encoding)
         except UnicodeDecodeError:
             continue
-    raise ValidationError({"file": "not a text file"})  # pragma: no cover (latin-1 reads all)
+    raise ValidationError(
+        {"file": gettext("not a text file")}
+    )  # pragma: no cover (latin-1 reads all)
 
 
 @require_http_methods(["GET", "POST"])

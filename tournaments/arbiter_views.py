@@ -13,6 +13,7 @@ from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -59,7 +60,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
 @login_required
 def tournament_new(request: HttpRequest) -> HttpResponse:
     if not user_is_organizer(request.user):
-        raise PermissionDenied("only organizers create tournaments")
+        raise PermissionDenied(gettext("only organizers create tournaments"))
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -212,7 +213,7 @@ def _entrant_register(request: HttpRequest, t: Tournament, form: EntrantForm) ->
 def _registration(t: Tournament, player_id: int) -> Registration:
     """The entrant of the URL; 404 also for an id no database column holds."""
     if not 0 < player_id <= ID_MAX:
-        raise Http404("no such entrant")
+        raise Http404(gettext("no such entrant"))
     return get_object_or_404(
         Registration.objects.select_related("player"), tournament=t, player_id=player_id
     )
@@ -296,7 +297,7 @@ def account_link(request: HttpRequest, t: Tournament) -> HttpResponse:
         return redirect(manage_url(t))
     player = form.cleaned_data["player"]
     if not t.registrations.filter(player=player).exists():
-        raise ValidationError({"player": "not an entrant of this tournament"})
+        raise ValidationError({"player": gettext("not an entrant of this tournament")})
     services.player_link_user(
         player=player, account=form.cleaned_data["account"], user=request.user
     )
@@ -352,7 +353,9 @@ def round_edit(request: HttpRequest, t: Tournament, number: int) -> HttpResponse
         if not first and not second:
             continue
         if not first:
-            raise ValidationError({"pairings": f"board {b}: choose the first placer"})
+            raise ValidationError(
+                {"pairings": gettext("board %(b)s: choose the first placer") % {"b": b}}
+            )
         where = f"board {b}"
         pairings.append((ascii_int(first, field=where), ascii_int_or_none(second, field=where)))
     warnings = services.round_pairings_edit(round=rnd, pairings=pairings, user=request.user)
@@ -441,13 +444,17 @@ def penalty_impose(request: HttpRequest, t: Tournament) -> HttpResponse:
 def penalty_revoke(request: HttpRequest, t: Tournament) -> HttpResponse:
     form = RevocationForm(request.POST)
     if not form.is_valid():
-        raise ValidationError({"penalty": "choose a penalty of this tournament and say why"})
+        raise ValidationError(
+            {"penalty": gettext("choose a penalty of this tournament and say why")}
+        )
     if form.cleaned_data["penalty"].tournament_id != t.pk:
         # Another event's penalty: that event's business (403) unless one arbitrates it too.
         role_require(
             user=request.user, tournament=form.cleaned_data["penalty"].tournament, role=Role.ARBITER
         )
-        raise ValidationError({"penalty": "choose a penalty of this tournament and say why"})
+        raise ValidationError(
+            {"penalty": gettext("choose a penalty of this tournament and say why")}
+        )
     services.penalty_revoke(
         penalty=form.cleaned_data["penalty"], reason=form.cleaned_data["reason"], user=request.user
     )

@@ -12,6 +12,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games.models import RecordSubmission
 from games.selectors import name_key, record_final
@@ -57,7 +58,9 @@ class BulkUpload:
 
 def upload_size_check(size: int) -> None:
     if size > MAX_UPLOAD_BYTES:
-        raise ValidationError({"file": f"at most {MAX_UPLOAD_BYTES // 2**20} MiB"})
+        raise ValidationError(
+            {"file": gettext("at most %(number)s MiB") % {"number": MAX_UPLOAD_BYTES // 2**20}}
+        )
 
 
 def _files(data: bytes, filename: str) -> list[tuple[str, bytes]]:
@@ -79,7 +82,7 @@ def bulk_upload(
     Records are stored in transactions of STORE_BATCH, each queued once committed: a
     result entered meanwhile waits for one batch at most, never for the whole upload."""
     if user is not None and not user_can_arbitrate(user=user, tournament=tournament):
-        raise PermissionDenied("only this tournament's arbiters upload its records")
+        raise PermissionDenied(gettext("only this tournament's arbiters upload its records"))
     upload_size_check(len(data))
     files = _files(data, filename)
     for _, raw in files:

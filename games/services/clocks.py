@@ -10,6 +10,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games.models import ClockAdjustment
 from games.selectors import game_first_colour, submission_latest
@@ -30,7 +31,7 @@ MAX_SECONDS = 999_999
 
 def _arbiter_check(game: Game, user: Any) -> None:
     if user is not None and not user_can_arbitrate(user=user, tournament=game.round.tournament):
-        raise PermissionDenied("only this tournament's arbiters adjust clocks")
+        raise PermissionDenied(gettext("only this tournament's arbiters adjust clocks"))
 
 
 def _after_latest_record(game: Game) -> int:
@@ -76,11 +77,16 @@ def _store(
 ) -> ClockAdjustment:
     """Validate, save and audit one adjustment (the game is locked by the caller)."""
     if side not in Colour.values:
-        raise ValidationError({"side": "green or gold"})
+        raise ValidationError({"side": gettext("green or gold")})
     if not -MAX_SECONDS <= seconds <= MAX_SECONDS:
-        raise ValidationError({"seconds": f"from -{MAX_SECONDS} to {MAX_SECONDS}"})
+        raise ValidationError(
+            {
+                "seconds": gettext("from -%(MAX_SECONDS)s to %(MAX_SECONDS)s")
+                % {"MAX_SECONDS": MAX_SECONDS}
+            }
+        )
     if from_ply < 1:
-        raise ValidationError({"from_ply": "a ply number of the record, from 1"})
+        raise ValidationError({"from_ply": gettext("a ply number of the record, from 1")})
     adj = ClockAdjustment(
         game=game,
         side=side,
@@ -126,10 +132,16 @@ def clock_adjustment_add(
     _arbiter_check(game, user)
     if at is not None and game.round.starts_at is None:
         raise ValidationError(
-            {"at": "the round has no scheduled start to count a moment from: give from_ply"}
+            {
+                "at": gettext(
+                    "the round has no scheduled start to count a moment from: give from_ply"
+                )
+            }
         )
     if from_ply is None and at is None:
-        raise ValidationError({"from_ply": "say from which ply (or moment, at) it applies"})
+        raise ValidationError(
+            {"from_ply": gettext("say from which ply (or moment, at) it applies")}
+        )
     locked = game_lock(game)
     adj = _store(
         game=locked,
@@ -156,15 +168,15 @@ def clock_adjustment_revoke(
     game = adjustment.game
     _arbiter_check(game, user)
     if user is None:
-        raise PermissionDenied("only this tournament's arbiters revoke clock adjustments")
+        raise PermissionDenied(gettext("only this tournament's arbiters revoke clock adjustments"))
     if not reason.strip():
-        raise ValidationError({"reason": "say why"})
+        raise ValidationError({"reason": gettext("say why")})
     locked = game_lock(game)
     adj = ClockAdjustment.objects.select_for_update().get(pk=adjustment.pk)
     if adj.penalty_id is not None:
-        raise Conflict("this adjustment is a penalty's effect: revoke the penalty instead")
+        raise Conflict(gettext("this adjustment is a penalty's effect: revoke the penalty instead"))
     if adj.revoked_at is not None:
-        raise Conflict("this adjustment is already revoked")
+        raise Conflict(gettext("this adjustment is already revoked"))
     adj.revoked_at, adj.revoked_by, adj.revoke_reason = (
         timezone.now(),
         acting_account(user),
@@ -235,11 +247,11 @@ def latecomers_record(
     is adjusted. Recorded once per game (revoke the charges to record them anew)."""
     _arbiter_check(game, user)
     if running is not None and running not in Colour.values:
-        raise ValidationError({"running": "green or gold"})
+        raise ValidationError({"running": gettext("green or gold")})
     locked = game_lock(game)
     live = locked.clock_adjustments.filter(revoked_at__isnull=True)
     if live.filter(article__in=LATECOMER_ARTICLES).exists():
-        raise ValidationError({"arrival": "latecomers are already recorded for this game"})
+        raise ValidationError({"arrival": gettext("latecomers are already recorded for this game")})
 
     def late(arrival: datetime | None) -> int:
         if arrival is None or arrival <= scheduled:
@@ -252,7 +264,7 @@ def latecomers_record(
         lateness[Colour.GREEN], lateness[Colour.GOLD], 0 if ran == Colour.GREEN else 1
     )
     if not charges:
-        raise ValidationError({"arrival": "nobody arrived after the scheduled start"})
+        raise ValidationError({"arrival": gettext("nobody arrived after the scheduled start")})
     made = []
     for adj in charges:
         side = Colour.GREEN if adj.side == 0 else Colour.GOLD

@@ -13,6 +13,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games.event_rules import event_rules_broken, event_time_control
 from games.models import RecordSubmission
@@ -59,7 +60,12 @@ def _can_submit(user: Any, game: Game) -> bool:
 
 def record_size_check(raw: bytes) -> None:
     if len(raw) > MAX_RECORD_BYTES:
-        raise ValidationError({"record": f"a record is at most {MAX_RECORD_BYTES} bytes"})
+        raise ValidationError(
+            {
+                "record": gettext("a record is at most %(MAX_RECORD_BYTES)s bytes")
+                % {"MAX_RECORD_BYTES": MAX_RECORD_BYTES}
+            }
+        )
 
 
 @transaction.atomic
@@ -83,7 +89,9 @@ def submission_create(
     record_size_check(raw)
     if game is not None:
         if user is not None and not _can_submit(user, game):
-            raise PermissionDenied("only the game's combatants and arbiters submit its record")
+            raise PermissionDenied(
+                gettext("only the game's combatants and arbiters submit its record")
+            )
         game_lock(game)
         final = None if ruling else record_final(game=game)
         if final is not None:
@@ -405,7 +413,7 @@ def record_correction_create(
     (409) once both combatants signed: then only the arbiter's ruling
     (games.services.rulings.record_correction_rule) corrects the record."""
     if submission.game is None:
-        raise ValidationError({"submission": "only a game's record has versions"})
+        raise ValidationError({"submission": gettext("only a game's record has versions")})
     return submission_create(
         game=submission.game, raw=raw, source=RecordSubmission.Source.PASTE, user=user
     )

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext
 
 from games.models import Irregularity, RecordSubmission
 from games.selectors import (
@@ -44,14 +45,14 @@ def game_result_confirm(*, game: Game, user: Any, result: str | None = None) -> 
         )
         if sub is not None and sub.version < game.replay_from_version:
             raise ValidationError(
-                {"result": "the battle was annulled (7.3): no record of its replay yet"}
+                {"result": gettext("the battle was annulled (7.3): no record of its replay yet")}
             )
         if sub is None or not sub.valid:
-            raise ValidationError({"result": "no valid record proposes a result"})
+            raise ValidationError({"result": gettext("no valid record proposes a result")})
         first = game_first_colour(game=game, submission=sub)
         result = proposed_result(submission=sub, first_colour=first)
         if result is None:
-            raise ValidationError({"result": "the record decides no result; enter it"})
+            raise ValidationError({"result": gettext("the record decides no result; enter it")})
         if record_needs_confirmation(submission=sub):
             sub.match_note = (NAMES_CONFIRMED + sub.match_note[len(NAMES_PENDING) :])[:200]
             sub.save(update_fields=["match_note"])
@@ -87,26 +88,32 @@ def irregularity_declare(*, game: Game, kind: str, reason: str, user: Any) -> Ir
     tournament = game.round.tournament
     role_require(user=user, tournament=tournament, role=Role.ARBITER)
     if kind not in Irregularity.Kind.values:
-        raise ValidationError({"kind": f"unknown irregularity {kind!r}"})
+        raise ValidationError({"kind": gettext("unknown irregularity %(kind)r") % {"kind": kind}})
     if kind == Irregularity.Kind.CORRECTION:
-        raise ValidationError({"text": "a correction needs the corrected record"})
+        raise ValidationError({"text": gettext("a correction needs the corrected record")})
     if not reason.strip():
-        raise ValidationError({"reason": "say what happened"})
+        raise ValidationError({"reason": gettext("say what happened")})
     game = game_lock(game)
     if game.kind != Game.Kind.GAME:
-        raise ValidationError({"game": "a bye has no battle"})
+        raise ValidationError({"game": gettext("a bye has no battle")})
     latest = submission_latest(game=game)
     ply = (latest.error or {}).get("ply") if latest is not None and latest.error else None
     new_sub = None
     annul = kind == Irregularity.Kind.DRAW and tournament.ruleset == RULESET
     if kind == Irregularity.Kind.RESTORE:
         if latest is None or latest.status != RecordSubmission.Status.DONE:
-            raise ValidationError({"kind": "no validated record to restore from"})
+            raise ValidationError({"kind": gettext("no validated record to restore from")})
         if latest.valid or not ply:
-            raise ValidationError({"kind": "the latest record has no illegal ply to go back from"})
+            raise ValidationError(
+                {"kind": gettext("the latest record has no illegal ply to go back from")}
+            )
         if ply < 2:
             raise ValidationError(
-                {"kind": "no legal position precedes the first ply: declare a new battle (7.1)"}
+                {
+                    "kind": gettext(
+                        "no legal position precedes the first ply: declare a new battle (7.1)"
+                    )
+                }
             )
         new_sub = submission_create(
             game=game,
@@ -175,15 +182,15 @@ def record_correction_rule(*, game: Game, raw: bytes, reason: str, user: Any) ->
     tournament = game.round.tournament
     role_require(user=user, tournament=tournament, role=Role.ARBITER)
     if not reason.strip():
-        raise ValidationError({"reason": "say why the record is corrected"})
+        raise ValidationError({"reason": gettext("say why the record is corrected")})
     if not raw.strip():
-        raise ValidationError({"text": "the corrected record is empty"})
+        raise ValidationError({"text": gettext("the corrected record is empty")})
     game = game_lock(game)
     if game.kind != Game.Kind.GAME:
-        raise ValidationError({"game": "a bye has no battle"})
+        raise ValidationError({"game": gettext("a bye has no battle")})
     latest = submission_latest(game=game)
     if latest is None:
-        raise ValidationError({"game": "no record to correct: submit the first one"})
+        raise ValidationError({"game": gettext("no record to correct: submit the first one")})
     new_sub = submission_create(
         game=game, raw=raw, source=RecordSubmission.Source.RULING, user=user, ruling=True
     )
@@ -222,21 +229,28 @@ def game_timeout_decide(*, game: Game, user: Any) -> TimeoutDecision:
     if tournament.ruleset != RULESET:
         raise ValidationError(
             {
-                "ruleset": "a time-out is decided by the count only under the Italian "
-                "society's ruleset; under the Laws the clock decides (Art. 6.5)"
+                "ruleset": gettext(
+                    "a time-out is decided by the count only under the Italian society's "
+                    "ruleset; under the Laws the clock decides (Art. 6.5)"
+                )
             }
         )
     if game.kind != Game.Kind.GAME or game.second_id is None:
-        raise ValidationError({"game": "only a battle between two players has a time-out"})
+        raise ValidationError({"game": gettext("only a battle between two players has a time-out")})
     if game.result:
-        raise ValidationError({"game": "this game already has a result"})
+        raise ValidationError({"game": gettext("this game already has a result")})
     sub = submission_latest(game=game)
     if sub is None or sub.status != RecordSubmission.Status.DONE or not sub.valid:
         raise ValidationError(
-            {"record": "the count needs a valid record of the battle up to the time-out"}
+            {"record": gettext("the count needs a valid record of the battle up to the time-out")}
         )
     if sub.termination:
-        raise ValidationError({"record": f"the moves already ended the battle ({sub.termination})"})
+        raise ValidationError(
+            {
+                "record": gettext("the moves already ended the battle (%(termination)s)")
+                % {"termination": sub.termination}
+            }
+        )
     verdict = validate_record(read_record(bytes(sub.raw).decode("utf-8-sig")))
     assert verdict.position is not None
     if not game.spindle_seed:

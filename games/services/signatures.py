@@ -7,6 +7,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext
 
 from games.models import RecordSignature, RecordSubmission, SigningKey
 from games.selectors import record_needs_confirmation
@@ -34,8 +35,10 @@ def signing_key_register(*, user: Any, public_key: str, label: str = "") -> Sign
     same key again is the same registration, another account's key a 400."""
     canonical = _canonical_key(public_key)
     if len(label) > LABEL_CHARS:
-        raise ValidationError({"label": f"at most {LABEL_CHARS} characters"})
-    taken = ValidationError({"public_key": "this key is registered by another account"})
+        raise ValidationError(
+            {"label": gettext("at most %(LABEL_CHARS)s characters") % {"LABEL_CHARS": LABEL_CHARS}}
+        )
+    taken = ValidationError({"public_key": gettext("this key is registered by another account")})
     key = SigningKey.objects.filter(public_key=canonical).first()
     if key is not None and key.user_id != user.pk:
         raise taken
@@ -72,7 +75,7 @@ def signature_add(
     )
     game = sub.game
     if game is None:
-        raise ValidationError({"submission": "only a game's record is signed"})
+        raise ValidationError({"submission": gettext("only a game's record is signed")})
     player = getattr(user, "player", None)
     if player is not None and player.pk == game.first_id:
         role = RecordSignature.Role.FIRST
@@ -81,44 +84,54 @@ def signature_add(
     elif user_can_arbitrate(user=user, tournament=game.round.tournament):
         role = RecordSignature.Role.ARBITER
     else:
-        raise PermissionDenied("only the combatants and the arbiter sign a record")
+        raise PermissionDenied(gettext("only the combatants and the arbiter sign a record"))
     public_key = _canonical_key(public_key)
     signature = signature.strip()
     if not SigningKey.objects.filter(user=user, public_key=public_key).exists():
-        raise ValidationError({"public_key": "register this public key first"})
+        raise ValidationError({"public_key": gettext("register this public key first")})
     if len(signature) > SIGNATURE_CHARS:
-        raise ValidationError({"signature": "an Ed25519 signature is 88 characters of base64"})
+        raise ValidationError(
+            {"signature": gettext("an Ed25519 signature is 88 characters of base64")}
+        )
     try:
         ok = verify_record(sub.text, Signature(public_key, signature))
     except (SignatureError, RulesError) as exc:
         raise ValidationError({"signature": str(exc)}) from None
     if not ok:
-        raise ValidationError({"signature": "does not sign this record"})
+        raise ValidationError({"signature": gettext("does not sign this record")})
     given = sub.signatures.filter(role=role).first()
     if given is not None:
         if (given.public_key, given.signature) == (public_key, signature):
             return given
         raise Conflict(
             {
-                "signature": f"the {given.get_role_display().lower()} signed record "
-                f"v{sub.version} already (Art. 8.2): a signature given stands and is not "
-                "replaced"
+                "signature": gettext(
+                    "the %(role)s signed record v%(version)s already (Art. 8.2): a signature "
+                    "given stands and is not replaced"
+                )
+                % {"role": given.get_role_display().lower(), "version": sub.version}
             }
         )
     if record_needs_confirmation(submission=sub):
         raise Conflict(
             {
-                "submission": f"record v{sub.version} names other players than this game's and "
-                "awaits an arbiter's confirmation: it is signed once the arbiter has confirmed "
-                "it is this game's record (Art. 8.2)"
+                "submission": gettext(
+                    "record v%(version)s names other players than this game's and awaits an "
+                    "arbiter's confirmation: it is signed once the arbiter has confirmed it is "
+                    "this game's record (Art. 8.2)"
+                )
+                % {"version": sub.version}
             }
         )
     latest = sub.game.submissions.order_by("-version", "-id").values_list("pk", "version")[0]
     if latest[0] != sub.pk:
         raise Conflict(
             {
-                "submission": f"record v{sub.version} has been replaced by v{latest[1]}: "
-                "only the latest version is signed"
+                "submission": gettext(
+                    "record v%(version)s has been replaced by v%(value)s: only the latest "
+                    "version is signed"
+                )
+                % {"version": sub.version, "value": latest[1]}
             }
         )
     sig = RecordSignature.objects.create(

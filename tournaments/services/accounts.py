@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from django.utils.text import slugify
+from django.utils.translation import gettext
 
 from klinzha_site.errors import Conflict
 from tournaments.models import Player
@@ -84,20 +85,26 @@ def player_invite(*, player: Player, email: str, user: Any, site_url: str) -> In
     stored = Player.objects.get(pk=player.pk)
     if not user_may_edit_player(user=user, player=stored):
         raise PermissionDenied(
-            "only staff or the organizer of every event this player entered may invite them"
+            gettext(
+                "only staff or the organizer of every event this player entered may invite them"
+            )
         )
     if stored.user_id is not None:
-        raise Conflict({"player": f"{stored.name} has an account already"})
+        raise Conflict(
+            {"player": gettext("%(name)s has an account already") % {"name": stored.name}}
+        )
     email = (email or "").strip()
     if not email:
-        raise ValidationError({"email": "an email address is needed: the link goes there"})
+        raise ValidationError({"email": gettext("an email address is needed: the link goes there")})
     try:
         validate_email(email)
     except ValidationError:
-        raise ValidationError({"email": f"{email!r} is not an email address"}) from None
+        raise ValidationError(
+            {"email": gettext("%(email)r is not an email address") % {"email": email}}
+        ) from None
     User = get_user_model()
     if User.objects.filter(email__iexact=email).exists():
-        raise ValidationError({"email": "another account has this email address"})
+        raise ValidationError({"email": gettext("another account has this email address")})
     account = User(username=_username_free(stored.name), email=email)
     account.set_unusable_password()
     account.save()

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.db.models import F
+from django.utils.translation import gettext, ngettext
 
 from klinzha_site.errors import Conflict
 from tournaments.models import Game, Registration, Round, Tournament
@@ -25,7 +26,7 @@ def require_arbiter(user: Any, tournament: Tournament) -> None:
 
 def require_official(user: Any) -> None:
     if user is not None and not user_is_official(user):
-        raise PermissionDenied("only organizers and arbiters may do that")
+        raise PermissionDenied(gettext("only organizers and arbiters may do that"))
 
 
 def tournament_lock(tournament_id: int) -> Tournament:
@@ -51,12 +52,20 @@ def next_round_check(tournament: Tournament, number: int) -> None:
     (Conflict, HTTP 409)."""
     draft = tournament.rounds.filter(status=Round.Status.DRAFT).first()
     if draft is not None:
-        raise Conflict({"round": f"round {draft.number} is proposed: publish or discard it first"})
+        raise Conflict(
+            {
+                "round": gettext("round %(number)s is proposed: publish or discard it first")
+                % {"number": draft.number}
+            }
+        )
     if number > tournament.rounds_planned:
         raise Conflict(
             {
-                "round": f"the tournament has {tournament.rounds_planned} rounds; raise the "
-                "number of rounds in the settings to pair another"
+                "round": gettext(
+                    "the tournament has %(rounds_planned)s rounds; raise the number of rounds in "
+                    "the settings to pair another"
+                )
+                % {"rounds_planned": tournament.rounds_planned}
             }
         )
 
@@ -71,8 +80,11 @@ def pairing_preconditions_check(tournament: Tournament, number: int) -> None:
         if number > length and tournament.rounds.exists():
             raise Conflict(
                 {
-                    "round": f"the round robin is complete: its table has {length} rounds "
-                    "and every pair has met"
+                    "round": gettext(
+                        "the round robin is complete: its table has %(length)s rounds and every "
+                        "pair has met"
+                    )
+                    % {"length": length}
                 }
             )
     next_round_check(tournament, number)
@@ -94,8 +106,11 @@ def pairing_preconditions_check(tournament: Tournament, number: int) -> None:
         boards = ", ".join(f"board {g.board} ({g.first} – {g.second})" for g in pending)
         raise Conflict(
             {
-                "round": f"round {number - 1} has no result yet on {boards}: enter or confirm "
-                f"them before pairing round {number}"
+                "round": gettext(
+                    "round %(number)s has no result yet on %(boards)s: enter or confirm them "
+                    "before pairing round %(number2)s"
+                )
+                % {"number": number - 1, "boards": boards, "number2": number}
             }
         )
     active = Registration.objects.filter(
@@ -104,8 +119,14 @@ def pairing_preconditions_check(tournament: Tournament, number: int) -> None:
     if active < 2:
         raise Conflict(
             {
-                "round": f"{active} active player{'' if active == 1 else 's'} for round "
-                f"{number}: a round needs two; register players or end the event"
+                "round": ngettext(
+                    "%(active)s active player for round %(number)s: a round needs two; "
+                    "register players or end the event",
+                    "%(active)s active players for round %(number)s: a round needs two; "
+                    "register players or end the event",
+                    active,
+                )
+                % {"active": active, "number": number}
             }
         )
 

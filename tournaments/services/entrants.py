@@ -6,6 +6,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.utils.translation import gettext
 
 from klinzha_site.errors import Conflict
 from tournaments.audit import Action, audit_append
@@ -39,7 +40,12 @@ def player_create(
     require_official(user)
     player = Player(name=name, club=club, **fields)
     if isinstance(player.rating, int) and not 0 <= player.rating <= RATING_MAX:
-        raise ValidationError({"rating": f"from 0 to {RATING_MAX} (four digits, as TRF holds it)"})
+        raise ValidationError(
+            {
+                "rating": gettext("from 0 to %(RATING_MAX)s (four digits, as TRF holds it)")
+                % {"RATING_MAX": RATING_MAX}
+            }
+        )
     player.full_clean()
     player.save()
     return player
@@ -56,10 +62,12 @@ def player_update(*, player: Player, user: Any = None, **fields: Any) -> Player:
     Staff, the organizer of the player's events or the player (roles.user_may_edit_player)."""
     unknown = sorted(set(fields) - set(PLAYER_FIELDS))
     if unknown:
-        raise ValidationError({name: "not a player's field to change here" for name in unknown})
+        raise ValidationError(
+            {name: gettext("not a player's field to change here") for name in unknown}
+        )
     if user is not None and not user_may_edit_player(user=user, player=player):
         raise PermissionDenied(
-            "only staff, the organizer of this player's events or the player may do that"
+            gettext("only staff, the organizer of this player's events or the player may do that")
         )
     # The one lock order: their tournaments (in id order) before the player.
     for tournament_id in sorted(set(player.registrations.values_list("tournament_id", flat=True))):
@@ -68,7 +76,12 @@ def player_update(*, player: Player, user: Any = None, **fields: Any) -> Player:
     for name, value in fields.items():
         setattr(locked, name, value)
     if isinstance(locked.rating, int) and not 0 <= locked.rating <= RATING_MAX:
-        raise ValidationError({"rating": f"from 0 to {RATING_MAX} (four digits, as TRF holds it)"})
+        raise ValidationError(
+            {
+                "rating": gettext("from 0 to %(RATING_MAX)s (four digits, as TRF holds it)")
+                % {"RATING_MAX": RATING_MAX}
+            }
+        )
     locked.full_clean()
     locked.save(update_fields=list(fields))
     standings_bump_for_player(player_id=locked.pk)
@@ -83,14 +96,14 @@ def player_link_user(*, player: Player, account: Any, user: Any = None) -> Playe
     stored = Player.objects.get(pk=player.pk)  # its link as stored, not as the caller saw it
     if not user_may_edit_player(user=user, player=stored):
         raise PermissionDenied(
-            "only staff, the organizer of this player's events or the player may do that"
+            gettext("only staff, the organizer of this player's events or the player may do that")
         )
     if user is not None and not user.is_staff and account is not None:
         giving_away = stored.user_id == user.pk != account.pk
     else:
         giving_away = False
     if giving_away:
-        raise PermissionDenied("a player may unlink their own account, not give it away")
+        raise PermissionDenied(gettext("a player may unlink their own account, not give it away"))
     # The tournaments whose trails this writes are locked before the player, in id order:
     # a registration being stored holds its tournament and then refers to the player.
     for tournament_id in sorted(set(player.registrations.values_list("tournament_id", flat=True))):
@@ -99,7 +112,9 @@ def player_link_user(*, player: Player, account: Any, user: Any = None) -> Playe
     if account is not None:
         taken = Player.objects.filter(user=account).exclude(pk=locked.pk).first()
         if taken is not None:
-            raise ValidationError({"account": f"already linked to player {taken.name}"})
+            raise ValidationError(
+                {"account": gettext("already linked to player %(name)s") % {"name": taken.name}}
+            )
     before = locked.user.get_username() if locked.user else None
     locked.user = account
     locked.save(update_fields=["user"])
@@ -125,14 +140,18 @@ def registration_create(
     if first_round is None:
         first_round = paired + 1
     if first_round <= paired:
-        raise ValidationError({"first_round": f"round {paired} is already paired"})
+        raise ValidationError(
+            {"first_round": gettext("round %(paired)s is already paired") % {"paired": paired}}
+        )
     if Registration.objects.filter(tournament=tournament, player=player).exists():
-        raise ValidationError({"player": "already registered"})
+        raise ValidationError({"player": gettext("already registered")})
     if paired and tournament.pairing_system != Tournament.PairingSystem.SWISS:
         raise Conflict(
             {
-                "player": f"the {tournament.get_pairing_system_display().lower()} is fixed once "
-                "round 1 is paired: no late entry"
+                "player": gettext(
+                    "the %(pairing_system)s is fixed once round 1 is paired: no late entry"
+                )
+                % {"pairing_system": tournament.get_pairing_system_display().lower()}
             }
         )
     tournament_lock(tournament.pk)
@@ -179,7 +198,7 @@ def seeding_key(reg: Registration) -> tuple[int, str, int]:
 
 def _ranks_check(tournament: Tournament) -> None:
     if tournament.rounds.exists():
-        raise Conflict({"start_rank": "round 1 is paired: the start ranks are fixed"})
+        raise Conflict({"start_rank": gettext("round 1 is paired: the start ranks are fixed")})
 
 
 def _ranks_store(
@@ -222,7 +241,9 @@ def start_rank_move(
     _ranks_check(tournament)
     order = _by_start_rank(tournament)
     if not 1 <= rank <= len(order):
-        raise ValidationError({"rank": f"a start rank from 1 to {len(order)}"})
+        raise ValidationError(
+            {"rank": gettext("a start rank from 1 to %(count)s") % {"count": len(order)}}
+        )
     moving = next(r for r in order if r.pk == registration.pk)
     order.remove(moving)
     order.insert(rank - 1, moving)
@@ -259,12 +280,22 @@ def registration_withdrawal_undo(*, registration: Registration, user: Any = None
     tournament_lock(registration.tournament_id)
     reg = Registration.objects.select_for_update().get(pk=registration.pk)
     if reg.status == Registration.Status.ACTIVE:
-        raise Conflict({"player": f"{reg.player.name} has not withdrawn"})
+        raise Conflict(
+            {"player": gettext("%(name)s has not withdrawn") % {"name": reg.player.name}}
+        )
     if reg.status == Registration.Status.EXPELLED:
-        raise Conflict({"player": f"{reg.player.name} was expelled: revoke the penalty instead"})
+        raise Conflict(
+            {
+                "player": gettext("%(name)s was expelled: revoke the penalty instead")
+                % {"name": reg.player.name}
+            }
+        )
     if reg.tournament.rounds.count() > (reg.last_round or 0):
         raise Conflict(
-            {"player": f"round {(reg.last_round or 0) + 1} was paired since the withdrawal"}
+            {
+                "player": gettext("round %(number)s was paired since the withdrawal")
+                % {"number": (reg.last_round or 0) + 1}
+            }
         )
     reg = registration_reinstate(registration=reg)
     audit_append(
@@ -299,24 +330,36 @@ def bye_request_create(
     if tournament.pairing_system != Tournament.PairingSystem.SWISS:
         raise Conflict(
             {
-                "round_number": "requested byes are for Swiss events: a round robin's table and "
-                "a knockout's bracket pair everyone"
+                "round_number": gettext(
+                    "requested byes are for Swiss events: a round robin's table and a knockout's "
+                    "bracket pair everyone"
+                )
             }
         )
     if registration.status != Registration.Status.ACTIVE:
-        raise Conflict({"player": f"{registration.player.name} has left the event"})
+        raise Conflict(
+            {"player": gettext("%(name)s has left the event") % {"name": registration.player.name}}
+        )
     if round_number < registration.first_round:
         raise ValidationError(
             {
-                "round_number": f"{registration.player.name} enters in round "
-                f"{registration.first_round}"
+                "round_number": gettext("%(name)s enters in round %(first_round)s")
+                % {"name": registration.player.name, "first_round": registration.first_round}
             }
         )
     if tournament.rounds.filter(number=round_number).exists():
-        raise Conflict({"round_number": f"round {round_number} is already paired"})
+        raise Conflict(
+            {
+                "round_number": gettext("round %(round_number)s is already paired")
+                % {"round_number": round_number}
+            }
+        )
     if round_number > registration.tournament.rounds_planned:
         raise ValidationError(
-            {"round_number": f"the tournament has {registration.tournament.rounds_planned} rounds"}
+            {
+                "round_number": gettext("the tournament has %(rounds_planned)s rounds")
+                % {"rounds_planned": registration.tournament.rounds_planned}
+            }
         )
     bye, _ = ByeRequest.objects.get_or_create(registration=registration, round_number=round_number)
     return bye
@@ -327,7 +370,12 @@ def bye_request_cancel(*, registration: Registration, round_number: int, user: A
     """Cancel a requested bye of a round not yet paired; the number cancelled (0 or 1)."""
     require_arbiter(user, registration.tournament)
     if registration.tournament.rounds.filter(number=round_number).exists():
-        raise Conflict({"round_number": f"round {round_number} is already paired"})
+        raise Conflict(
+            {
+                "round_number": gettext("round %(round_number)s is already paired")
+                % {"round_number": round_number}
+            }
+        )
     deleted, _ = ByeRequest.objects.filter(
         registration=registration, round_number=round_number
     ).delete()
@@ -341,14 +389,16 @@ def forbidden_pair_create(
     """Two entrants the pairing must not put together (kept in id order)."""
     require_arbiter(user, tournament)
     if first.pk == second.pk:
-        raise ValidationError({"second": "a pair needs two players"})
+        raise ValidationError({"second": gettext("a pair needs two players")})
     entrants = set(
         Registration.objects.filter(tournament=tournament, player__in=[first, second]).values_list(
             "player_id", flat=True
         )
     )
     if entrants != {first.pk, second.pk}:
-        raise ValidationError({"player": "both players must be entrants of this tournament"})
+        raise ValidationError(
+            {"player": gettext("both players must be entrants of this tournament")}
+        )
     a, b = sorted((first, second), key=lambda p: p.pk)
     pair, _ = ForbiddenPair.objects.get_or_create(tournament=tournament, first=a, second=b)
     return pair

@@ -10,6 +10,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import F
+from django.utils.translation import gettext
 
 from rules.variants import SUPPORTED_VARIANTS, parse_variants
 from tournaments.audit import Action, audit_append
@@ -68,7 +69,12 @@ def _validate_rules(tournament: Tournament, *, changed: Sequence[str] | None = N
     unknown = [v for v in names if v not in SUPPORTED_VARIANTS]
     if unknown:
         known = ", ".join(sorted(SUPPORTED_VARIANTS))
-        raise ValidationError({"variants": f"unknown variant {unknown[0]!r} (known: {known})"})
+        raise ValidationError(
+            {
+                "variants": gettext("unknown variant %(value)r (known: %(known)s)")
+                % {"value": unknown[0], "known": known}
+            }
+        )
     if changed is None or RULES_SETTINGS & set(changed):
         problems = variants_problems(
             ruleset=tournament.ruleset,
@@ -91,7 +97,9 @@ def _validate_rules(tournament: Tournament, *, changed: Sequence[str] | None = N
 def _validate_tiebreaks(value: str) -> None:
     for name in (t.strip() for t in value.split(",") if t.strip()):
         if name not in TIEBREAKS:
-            raise ValidationError({"tiebreaks": f"unknown tie-break {name!r}"})
+            raise ValidationError(
+                {"tiebreaks": gettext("unknown tie-break %(name)r") % {"name": name}}
+            )
 
 
 def tournament_settings_check(
@@ -126,7 +134,7 @@ def tournament_create(
     **fields: Any,
 ) -> Tournament:
     if organizer is not None and not user_is_organizer(organizer):
-        raise PermissionDenied("only organizers may create tournaments")
+        raise PermissionDenied(gettext("only organizers may create tournaments"))
     tournament = Tournament(name=name, slug=slug, start_date=start_date, **fields)
     if organizer is not None and getattr(organizer, "is_authenticated", False):
         tournament.organizer = organizer

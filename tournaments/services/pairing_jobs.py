@@ -8,6 +8,7 @@ from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from klinzha_site.tasking import task_send
 from tournaments.models import PairingJob, Tournament
@@ -36,7 +37,12 @@ def pairing_job_create(*, tournament: Tournament, user: Any = None) -> PairingJo
         status__in=[PairingJob.Status.QUEUED, PairingJob.Status.RUNNING]
     ).first()
     if busy is not None:
-        raise ValidationError({"round": f"round {busy.round_number} is being paired already"})
+        raise ValidationError(
+            {
+                "round": gettext("round %(round_number)s is being paired already")
+                % {"round_number": busy.round_number}
+            }
+        )
     number = next_round_number(tournament)
     pairing_preconditions_check(tournament, number)
     job = PairingJob.objects.create(

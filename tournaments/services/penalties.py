@@ -8,6 +8,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext
 
 from tournaments.audit import Action, audit_append
 from tournaments.models import Game, Penalty, Player, Registration, Tournament
@@ -35,15 +36,17 @@ def _amount_parse(kind: PenaltyKind, amount: Any) -> Decimal | None:
     try:
         value = Decimal(str(amount))
     except (InvalidOperation, TypeError, ValueError):
-        raise ValidationError({"amount": "a number is needed"}) from None
+        raise ValidationError({"amount": gettext("a number is needed")}) from None
     if not value.is_finite():
-        raise ValidationError({"amount": "a number is needed"})
+        raise ValidationError({"amount": gettext("a number is needed")})
     if value <= 0:
-        raise ValidationError({"amount": "must be positive"})
+        raise ValidationError({"amount": gettext("must be positive")})
     if value > MAX_AMOUNT:
-        raise ValidationError({"amount": f"at most {MAX_AMOUNT}"})
+        raise ValidationError(
+            {"amount": gettext("at most %(MAX_AMOUNT)s") % {"MAX_AMOUNT": MAX_AMOUNT}}
+        )
     if value != value.quantize(Decimal("0.01")):
-        raise ValidationError({"amount": "at most two decimals"})
+        raise ValidationError({"amount": gettext("at most two decimals")})
     return value
 
 
@@ -66,27 +69,29 @@ def penalty_impose(
     if kind not in BY_VALUE:
         # Checked before the role: which role decides depends on the kind.
         role_require(user=user, tournament=tournament, role=Role.ARBITER)
-        raise ValidationError({"kind": f"unknown penalty {kind!r}"})
+        raise ValidationError({"kind": gettext("unknown penalty %(kind)r") % {"kind": kind}})
     spec = penalty_kind(kind)
     needed = Role.CHIEF_ARBITER if spec.chief_only else Role.ARBITER
     role_require(user=user, tournament=tournament, role=needed)
     if not reason.strip():
-        raise ValidationError({"reason": "say why"})
+        raise ValidationError({"reason": gettext("say why")})
     if not Registration.objects.filter(tournament=tournament, player=player).exists():
-        raise ValidationError({"player": "not a combatant of this tournament"})
+        raise ValidationError({"player": gettext("not a combatant of this tournament")})
     if game is not None and game.round.tournament_id != tournament.pk:
         # The game is another event's: refused as that event's business (403) to whoever
         # holds no role there, as a wrong choice (400) to its own arbiters (issue 14).
         role_require(user=user, tournament=game.round.tournament, role=Role.ARBITER)
-        raise ValidationError({"game": "this penalty applies to a game of the tournament"})
+        raise ValidationError({"game": gettext("this penalty applies to a game of the tournament")})
     if spec.needs_game and game is None:
-        raise ValidationError({"game": "this penalty applies to a game of the tournament"})
+        raise ValidationError({"game": gettext("this penalty applies to a game of the tournament")})
     if game is not None and player.pk not in (game.first_id, game.second_id):
-        raise ValidationError({"player": "not a combatant of that game"})
+        raise ValidationError({"player": gettext("not a combatant of that game")})
     if round_number is not None and not 1 <= round_number <= ROUND_MAX:
-        raise ValidationError({"round_number": f"a round from 1 to {ROUND_MAX}"})
+        raise ValidationError(
+            {"round_number": gettext("a round from 1 to %(ROUND_MAX)s") % {"ROUND_MAX": ROUND_MAX}}
+        )
     if from_ply is not None and (not spec.on_clock or from_ply < 1):
-        raise ValidationError({"from_ply": "a ply number from 1, for a penalty of time"})
+        raise ValidationError({"from_ply": gettext("a ply number from 1, for a penalty of time")})
     value = _amount_parse(spec, amount)
     tournament_lock(tournament.pk)
     penalty = Penalty.objects.create(
@@ -153,10 +158,10 @@ def penalty_revoke(*, penalty: Penalty, reason: str, user: Any) -> Penalty:
     """Undo a penalty with a new entry; the original stays on record."""
     require_arbiter(user, penalty.tournament)
     if penalty.kind == Penalty.Kind.REVOCATION:
-        raise ValidationError({"penalty": "a revocation cannot be revoked"})
+        raise ValidationError({"penalty": gettext("a revocation cannot be revoked")})
     tournament_lock(penalty.tournament_id)
     if Penalty.objects.filter(revokes=penalty).exists():
-        raise ValidationError({"penalty": "already revoked"})
+        raise ValidationError({"penalty": gettext("already revoked")})
     revocation = Penalty.objects.create(
         tournament=penalty.tournament,
         player=penalty.player,

@@ -8,6 +8,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from tournaments.audit import Action, audit_append
 from tournaments.models import Game, Round, Tournament
@@ -48,11 +49,11 @@ def game_result_set(*, game: Game, result: str, user: Any = None) -> Game:
     tournament = locked.round.tournament
     require_arbiter(user, tournament)
     if result not in Game.Result.values:
-        raise ValidationError({"result": f"unknown result {result!r}"})
+        raise ValidationError({"result": gettext("unknown result %(result)r") % {"result": result}})
     if locked.kind != Game.Kind.GAME:
-        raise ValidationError({"result": "a bye has no result to enter"})
+        raise ValidationError({"result": gettext("a bye has no result to enter")})
     if locked.round.status == Round.Status.DRAFT:
-        raise ValidationError({"result": "the round is not published yet"})
+        raise ValidationError({"result": gettext("the round is not published yet")})
     if result == Game.Result.DRAW and tournament.ruleset == Tournament.Ruleset.ITALIAN_SOCIETY:
         raise ValidationError({"result": ITALIAN_NO_DRAW})
     if locked.result == result:
@@ -98,12 +99,16 @@ def game_result_countersign(*, game: Game, user: Any) -> Game:
     tournament = locked.round.tournament
     require_arbiter(user, tournament)
     if not locked.result:
-        raise ValidationError({"result": "no result has been entered"})
+        raise ValidationError({"result": gettext("no result has been entered")})
     if locked.result_confirmed_at is not None:
-        raise ValidationError({"result": "the result is confirmed already"})
+        raise ValidationError({"result": gettext("the result is confirmed already")})
     if locked.result_entered_by_id == getattr(user, "pk", None):
         raise ValidationError(
-            {"result": "a result is confirmed by a second person, not by the one who entered it"}
+            {
+                "result": gettext(
+                    "a result is confirmed by a second person, not by the one who entered it"
+                )
+            }
         )
     locked.result_confirmed_by = user
     locked.result_confirmed_at = timezone.now()

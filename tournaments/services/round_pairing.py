@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Prefetch
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from klinzha_site.errors import Conflict
 from tournaments.audit import Action, audit_append
@@ -64,7 +65,9 @@ def round_pair(
     tournament_lock(tournament.pk)
     number = next_round_number(tournament)
     if round_number is not None and round_number != number:
-        raise ValidationError({"round": f"the next round to pair is round {number}"})
+        raise ValidationError(
+            {"round": gettext("the next round to pair is round %(number)s") % {"number": number}}
+        )
     knockout_next = None
     if tournament.pairing_system == Tournament.PairingSystem.KNOCKOUT and number > 1:
         knockout_next = _knockout_decided_check(tournament)
@@ -107,12 +110,15 @@ def round_pair(
     else:
         kind, pairs = knockout_next or _knockout_progress(tournament)
         if kind == "done":
-            raise Conflict({"round": "the knockout is decided: no round is left"})
+            raise Conflict({"round": gettext("the knockout is decided: no round is left")})
         if not pairs:
             raise Conflict(
                 {
-                    "round": f"the knockout is decided: every player still in it has left "
-                    f"before round {number}, so no round is left"
+                    "round": gettext(
+                        "the knockout is decided: every player still in it has left before round "
+                        "%(number)s, so no round is left"
+                    )
+                    % {"number": number}
                 }
             )
         explanation = [
@@ -146,7 +152,7 @@ def _knockout_decided_check(
     except ValidationError:
         return None
     if progress[0] == "done":
-        raise Conflict({"round": "the knockout is decided: no round is left"})
+        raise Conflict({"round": gettext("the knockout is decided: no round is left")})
     return progress
 
 
@@ -251,4 +257,6 @@ def _knockout_step(
     try:
         return knockout_next_round(stage, played, left)
     except ValueError as exc:
-        raise ValidationError({"round": f"round {number}: {exc}"}) from None
+        raise ValidationError(
+            {"round": gettext("round %(number)s: %(exc)s") % {"number": number, "exc": exc}}
+        ) from None

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext
 
 from klinzha_site.errors import Conflict
 from tournaments.audit import Action, audit_append
@@ -95,14 +96,24 @@ def round_create(
     number = next_round_number(tournament)
     next_round_check(tournament, number)
     if not pairings and not requested_byes:
-        raise Conflict({"round": f"round {number} would have no game: nothing is stored"})
+        raise Conflict(
+            {
+                "round": gettext("round %(number)s would have no game: nothing is stored")
+                % {"number": number}
+            }
+        )
     seen: set[int] = set()
     for first, second in pairings:
         for pid in (first, second):
             if pid is None:
                 continue
             if pid in seen:
-                raise ValidationError({"pairings": f"{_names(tournament, [pid])} is paired twice"})
+                raise ValidationError(
+                    {
+                        "pairings": gettext("%(names)s is paired twice")
+                        % {"names": _names(tournament, [pid])}
+                    }
+                )
             seen.add(pid)
     rnd = Round.objects.create(tournament=tournament, number=number, status=status)
     _games_create(round=rnd, pairings=pairings, requested_byes=requested_byes)
@@ -186,13 +197,20 @@ def round_unpublish(*, round: Round, user: Any = None) -> Round:
     tournament_lock(round.tournament_id)
     locked = Round.objects.select_for_update().get(pk=round.pk)
     if locked.status == Round.Status.DRAFT:
-        raise Conflict({"round": f"round {locked.number} is not published"})
+        raise Conflict(
+            {"round": gettext("round %(number)s is not published") % {"number": locked.number}}
+        )
     if locked.number != locked.tournament.rounds.count():
-        raise Conflict({"round": "only the last round can be taken back"})
+        raise Conflict({"round": gettext("only the last round can be taken back")})
     played = locked.games.exclude(result=Game.Result.PENDING).order_by("board")
     if played.exists():
         boards = ", ".join(str(g.board) for g in played)
-        raise Conflict({"round": f"round {locked.number} has results on board {boards}: it stands"})
+        raise Conflict(
+            {
+                "round": gettext("round %(number)s has results on board %(boards)s: it stands")
+                % {"number": locked.number, "boards": boards}
+            }
+        )
     locked.status = Round.Status.DRAFT
     locked.save(update_fields=["status"])
     audit_append(
@@ -213,7 +231,7 @@ def round_discard(*, round: Round, user: Any = None) -> int:
         round, user, field="round", published="a published round cannot be discarded"
     )
     if locked.number != locked.tournament.rounds.count():
-        raise ValidationError({"round": "only the last round can be discarded"})
+        raise ValidationError({"round": gettext("only the last round can be discarded")})
     number = locked.number
     audit_append(
         tournament=locked.tournament,
@@ -269,7 +287,7 @@ def round_pairings_edit(
         raise ValidationError({"pairings": _pairings_mismatch(locked.tournament, given, expected)})
     byes = [a for a, b in pairings if b is None]
     if len(byes) > 1:
-        raise ValidationError({"pairings": "at most one pairing-allocated bye"})
+        raise ValidationError({"pairings": gettext("at most one pairing-allocated bye")})
     players, _ = pairing_players(tournament=locked.tournament, round_number=locked.number)
     warnings = pairing_check(
         players,
@@ -307,20 +325,25 @@ def game_spindle_choose(*, game: Game, chooser: int, placement: str, user: Any =
     if summary is None:
         raise ValidationError(
             {
-                "game": "no spindle was cast for this game: the event's placement order is "
-                f"{tournament.get_placement_order_display()} (Art. 2.3)"
+                "game": gettext(
+                    "no spindle was cast for this game: the event's placement order is "
+                    "%(placement_order)s (Art. 2.3)"
+                )
+                % {"placement_order": tournament.get_placement_order_display()}
             }
         )
     if tournament.ruleset == Tournament.Ruleset.ITALIAN_SOCIETY:
         raise ValidationError(
             {
-                "chooser": "under the Italian society's rules the higher cast places first "
-                "(italian-society: placement): there is no choice to record"
+                "chooser": gettext(
+                    "under the Italian society's rules the higher cast places first "
+                    "(italian-society: placement): there is no choice to record"
+                )
             }
         )
     casters: list[int] = summary["casters"]  # type: ignore[assignment]
     if chooser not in casters:
-        raise ValidationError({"chooser": "the chooser must be one of the two combatants"})
+        raise ValidationError({"chooser": gettext("the chooser must be one of the two combatants")})
     try:
         choice = spindle_choice_check(
             spindle_cast(locked.spindle_seed, PLACEMENT_CAST),
@@ -332,8 +355,9 @@ def game_spindle_choose(*, game: Game, chooser: int, placement: str, user: Any =
     if locked.result or locked.first_color:
         raise Conflict(
             {
-                "game": "the battle has begun (a record or a result exists): the placement "
-                "order stands"
+                "game": gettext(
+                    "the battle has begun (a record or a result exists): the placement order stands"
+                )
             }
         )
     before = summary
