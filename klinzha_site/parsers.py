@@ -9,6 +9,7 @@ from typing import Any
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.http.multipartparser import MultiPartParserError
+from django.utils.translation import gettext
 from rest_framework import serializers
 from rest_framework.exceptions import ParseError, ValidationError
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
@@ -35,7 +36,9 @@ def _form_check(data: Any) -> None:
         for value in values:
             bad = control_character(value)
             if bad is not None:
-                raise ValidationError({key: [f"control character {bad} is not allowed"]})
+                raise ValidationError(
+                    {key: [gettext("control character %(bad)s is not allowed") % {"bad": bad}]}
+                )
 
 
 class BoundedFormParser(FormParser):

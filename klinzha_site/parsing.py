@@ -10,6 +10,7 @@ import unicodedata
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
 
 # ASCII only: str.isdigit() also takes "²" (which int() refuses) and int() reads Arabic-Indic
 # or full-width digits, so neither may decide what is a number.
@@ -36,14 +37,19 @@ def ascii_int(text: Any, *, field: str, lo: int = 0, hi: int = ID_MAX, signed: b
     value = str(text) if isinstance(text, int) and not isinstance(text, bool) else text
     pattern = _SIGNED if signed else _DIGITS
     if not isinstance(value, str) or not pattern.fullmatch(value):
-        raise ValidationError({field: f"a whole number in digits 0-9 is expected, not {text!r}"})
+        raise ValidationError(
+            {
+                field: gettext("a whole number in digits 0-9 is expected, not %(text)r")
+                % {"text": text}
+            }
+        )
     if len(value.lstrip("-")) > MAX_DIGITS:
-        raise ValidationError({field: f"at most {hi}"})
+        raise ValidationError({field: gettext("at most %(hi)s") % {"hi": hi}})
     number = int(value)
     if number < lo:
-        raise ValidationError({field: f"at least {lo}"})
+        raise ValidationError({field: gettext("at least %(lo)s") % {"lo": lo}})
     if number > hi:
-        raise ValidationError({field: f"at most {hi}"})
+        raise ValidationError({field: gettext("at most %(hi)s") % {"hi": hi}})
     return number
 
 
@@ -70,7 +76,9 @@ def text_check(text: str, *, field: str, multiline: bool = True) -> str:
     """`text` unchanged, or a ValidationError if it holds NUL or another control character."""
     bad = control_character(text, multiline=multiline)
     if bad is not None:
-        raise ValidationError({field: f"control character {bad} is not allowed"})
+        raise ValidationError(
+            {field: gettext("control character %(bad)s is not allowed") % {"bad": bad}}
+        )
     return text
 
 
@@ -87,7 +95,9 @@ def json_depth_check(data: Any, *, limit: int = MAX_JSON_DEPTH) -> None:
         else:
             continue
         if depth > limit:
-            raise ValidationError(f"JSON nested too deep: at most {limit} levels")
+            raise ValidationError(
+                gettext("JSON nested too deep: at most %(limit)s levels") % {"limit": limit}
+            )
         stack.extend((child, depth + 1) for child in children)
 
 
@@ -99,12 +109,17 @@ def json_strings_check(data: Any, *, path: str = "") -> None:
         if isinstance(value, str):
             bad = control_character(value)
             if bad is not None:
-                raise ValidationError({where or "body": f"control character {bad} is not allowed"})
+                raise ValidationError(
+                    {
+                        where or "body": gettext("control character %(bad)s is not allowed")
+                        % {"bad": bad}
+                    }
+                )
         elif isinstance(value, dict):
             for key, child in value.items():
                 name = f"{where}.{key}" if where else str(key)
                 if isinstance(key, str) and control_character(key) is not None:
-                    raise ValidationError({"body": "control character in a field name"})
+                    raise ValidationError({"body": gettext("control character in a field name")})
                 stack.append((child, name))
         elif isinstance(value, list):
             stack.extend((child, f"{where}[{i}]") for i, child in enumerate(value))
@@ -114,11 +129,13 @@ def json_loads_bounded(body: bytes | str, *, limit: int = MAX_JSON_DEPTH) -> Any
     """Parse a JSON body for a plain view: ValidationError for what is not JSON, nests too
     deep or holds control characters in its strings."""
     if _bracket_depth(body, limit) > limit:
-        raise ValidationError(f"JSON nested too deep: at most {limit} levels")
+        raise ValidationError(
+            gettext("JSON nested too deep: at most %(limit)s levels") % {"limit": limit}
+        )
     try:
         data = json.loads(body, parse_constant=_no_constant)
     except (ValueError, UnicodeDecodeError, RecursionError):
-        raise ValidationError("the body is not JSON") from None
+        raise ValidationError(gettext("the body is not JSON")) from None
     json_depth_check(data, limit=limit)
     json_strings_check(data)
     return data

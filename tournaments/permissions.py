@@ -15,6 +15,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext
 from rest_framework import permissions
 from rest_framework.request import Request
 
@@ -75,7 +76,7 @@ def tournament_role(role: Role) -> Callable[[View], View]:
         def wrapped(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
             t = get_object_or_404(Tournament, slug=slug)
             if user_role(user=request.user, tournament=t) < role:
-                raise PermissionDenied("you hold no such role in this tournament")
+                raise PermissionDenied(gettext("you hold no such role in this tournament"))
             try:
                 return view(request, t, *args, **kwargs)
             except ValidationError as exc:
@@ -96,12 +97,12 @@ def game_visible_get(*, pk: Any, user: Any) -> Game:
     try:
         number = ascii_int(str(pk), field="id")
     except ValidationError:
-        raise Http404("no such game") from None
+        raise Http404(gettext("no such game")) from None
     game = get_object_or_404(Game.objects.select_related("round__tournament"), pk=number)
     if game.round.status == Round.Status.DRAFT and not user_can_arbitrate(
         user=user, tournament=game.round.tournament
     ):
-        raise Http404("no such game")
+        raise Http404(gettext("no such game"))
     return game
 
 

@@ -6,6 +6,7 @@ from enum import IntEnum
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
+from django.utils.translation import gettext
 
 from tournaments.models import Player, Tournament
 
@@ -66,7 +67,9 @@ def role_require(*, user: Any, tournament: Tournament, role: Role) -> None:
             Role.CHIEF_ARBITER: "this tournament's chief arbiter or organizer",
             Role.ORGANIZER: "this tournament's organizer",
         }
-        raise PermissionDenied(f"only {names.get(role, 'its officials')} may do that")
+        raise PermissionDenied(
+            gettext("only %(get)s may do that") % {"get": names.get(role, "its officials")}
+        )
 
 
 def user_may_edit_player(*, user: Any, player: Player) -> bool:

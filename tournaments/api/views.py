@@ -11,6 +11,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponseBase
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status, viewsets
@@ -160,7 +161,7 @@ class PlayerViewSet(viewsets.ModelViewSet):
         if name:
             account = User.objects.filter(username=name).first()
             if account is None:
-                raise ValidationError({"username": f"no user {name!r}"})
+                raise ValidationError({"username": gettext("no user %(name)r") % {"name": name}})
         player = services.player_link_user(player=player, account=account, user=request.user)
         return Response({"player": player.pk, "username": name or None})
 
@@ -276,7 +277,7 @@ class TournamentViewSet(viewsets.ModelViewSet):
     def _registration(self, t: Tournament, player: Player) -> Registration:
         reg = Registration.objects.filter(tournament=t, player=player).first()
         if reg is None:
-            raise ValidationError({"player": "not registered in this tournament"})
+            raise ValidationError({"player": gettext("not registered in this tournament")})
         return reg
 
     @extend_schema(request=WithdrawalSerializer, responses={200: None})
@@ -406,14 +407,14 @@ class TournamentViewSet(viewsets.ModelViewSet):
         """A background pairing's status and progress (percent)."""
         t = self.get_object()
         if not user_can_arbitrate(user=request.user, tournament=t):
-            raise PermissionDenied("only this tournament's arbiters follow its pairings")
+            raise PermissionDenied(gettext("only this tournament's arbiters follow its pairings"))
         job = get_object_or_404(PairingJob, pk=int(job_id), tournament=t)
         return Response(pairing_selectors.pairing_job_state(job=job))
 
     def _round(self, t: Tournament, number: int) -> Round:
         rnd = Round.objects.filter(tournament=t, number=number).first()
         if rnd is None:
-            raise ValidationError({"round": f"no round {number}"})
+            raise ValidationError({"round": gettext("no round %(number)s") % {"number": number}})
         return rnd
 
     @extend_schema(request=PairingEditSerializer, responses={200: None})
@@ -425,7 +426,7 @@ class TournamentViewSet(viewsets.ModelViewSet):
         pairings = []
         for first, second in data.validated_data["pairings"]:
             if first is None:
-                raise ValidationError({"pairings": "the first placer cannot be empty"})
+                raise ValidationError({"pairings": gettext("the first placer cannot be empty")})
             pairings.append((first, second))
         warnings = services.round_pairings_edit(
             round=self._round(t, data.validated_data["round"]),
@@ -522,7 +523,7 @@ class TournamentViewSet(viewsets.ModelViewSet):
         data.is_valid(raise_exception=True)
         penalty = Penalty.objects.filter(tournament=t, pk=data.validated_data["penalty"]).first()
         if penalty is None:
-            raise ValidationError({"penalty": "no such penalty in this tournament"})
+            raise ValidationError({"penalty": gettext("no such penalty in this tournament")})
         revocation = services.penalty_revoke(
             penalty=penalty, reason=data.validated_data["reason"], user=request.user
         )
@@ -534,7 +535,9 @@ class TournamentViewSet(viewsets.ModelViewSet):
         """The tournament's audit trail: arbiters only."""
         t = self.get_object()
         if not user_can_arbitrate(user=request.user, tournament=t):
-            raise PermissionDenied("only this tournament's arbiters may read its audit trail")
+            raise PermissionDenied(
+                gettext("only this tournament's arbiters may read its audit trail")
+            )
         rows = t.audit.all()
         player = request.query_params.get("player", "")
         player_id = ascii_int_or_none(player, field="player")
