@@ -574,8 +574,9 @@ class Sim:
         t = self.t
         if self.table and number > berger_length(len(self.table), self.system):
             return "complete"  # a finished table says so, whatever the planned rounds
-        if self.system == KNOCKOUT and number > 1 and self.bracket.next()[0] == "done":
-            return "decided"  # so does a knockout with its champion
+        if self.system == KNOCKOUT and number > 1 and self.bracket.next(left_ids(t))[0] == "done":
+            # so does a knockout with its champion, also when the others of the bracket left
+            return "decided"
         if number > t.rounds_planned:
             return "planned"
         if len(field_of(t, number)) < 2:
