@@ -67,9 +67,11 @@ def _fresh_cache() -> None:
     from django.core.cache import cache
 
     from klinzha_site.page_cache import page_cache_local_clear
+    from tournaments.selectors import standings_memo_clear
 
     cache.clear()
     page_cache_local_clear()
+    standings_memo_clear()
 
 
 @pytest.fixture(scope="session")

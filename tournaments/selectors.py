@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from django.core.cache import cache
 from django.db.models import Count, Prefetch, Q, QuerySet
 
 from tournaments.audit import audit_head
@@ -86,51 +87,67 @@ def round_results(*, tournament: Tournament) -> tuple[list[RoundResult], int]:
     tournament scores it, late entrants' missed rounds, and the results of a round robin
     player who withdrew before half of their games kept but not counted."""
     settings = scoring_settings(tournament=tournament)
+    points_of = {outcome: settings.points(outcome) for outcome in Outcome}
     results: list[RoundResult] = []
+    append = results.append
     pending_rounds: set[int] = set()
-    rows = (
-        Game.objects.filter(round__tournament=tournament)
-        .exclude(round__status=Round.Status.DRAFT)
-        .values_list(
-            "id",
-            "round__number",
-            "kind",
-            "first_id",
-            "second_id",
-            "result",
-            "result_confirmed_at",
-            "bye_points",
-        )
+    played = Game.objects.filter(round__tournament=tournament).exclude(
+        round__status=Round.Status.DRAFT
     )
-    effects = penalty_effects(tournament=tournament)
-    numbers = set()
     two_person = tournament.result_confirmation
+    if two_person:
+        # A result awaiting its second person's confirmation does not count yet.
+        games = played.filter(kind=Game.Kind.GAME).annotate(
+            unconfirmed=Q(result_confirmed_at__isnull=True)
+        )
+        rows: Iterable[tuple[Any, ...]] = games.values_list(
+            "id", "round__number", "first_id", "second_id", "result", "unconfirmed"
+        )
+    else:
+        # Only the columns the scores need: a cold standings of 1,000 players × 11 rounds
+        # reads 5,500 of these rows, and converting unused datetimes is most of its time.
+        rows = (
+            (*row, False)
+            for row in played.filter(kind=Game.Kind.GAME).values_list(
+                "id", "round__number", "first_id", "second_id", "result"
+            )
+        )
+    effects = penalty_effects(tournament=tournament)
+    numbers: set[int] = set()
     free_is_bye = tournament.free_round == Tournament.FreeRound.BYE
-    for game_id, number, kind, first, second, result, confirmed_at, own in rows:
+    for number, kind, first, own in played.exclude(kind=Game.Kind.GAME).values_list(
+        "round__number", "kind", "first_id", "bye_points"
+    ):
         numbers.add(number)
-        if kind != Game.Kind.GAME:
-            outcome = _BYE_OUTCOME[kind]
-            if kind == Game.Kind.FREE and free_is_bye:
-                outcome = Outcome.BYE
-            points = float(own) if own is not None else settings.points(outcome)
-            results.append(RoundResult(number, first, None, outcome, points))
-            continue
-        if two_person and confirmed_at is None:
+        outcome = _BYE_OUTCOME[kind]
+        if kind == Game.Kind.FREE and free_is_bye:
+            outcome = Outcome.BYE
+        points = float(own) if own is not None else points_of[outcome]
+        append(RoundResult(number, first, None, outcome, points))
+    for game_id, number, first, second, result, unconfirmed in rows:
+        numbers.add(number)
+        if unconfirmed:
             result = ""
-        mine, theirs = effects.get((game_id, first), ()), effects.get((game_id, second), ())
+        if effects:
+            mine, theirs = effects.get((game_id, first), ()), effects.get((game_id, second), ())
+        else:
+            mine = theirs = ()
         if not result:
             # A battle declared lost (Art. 12.4 d) decides a game still being played.
             result = declared_result(mine, theirs)
             if not result:
                 pending_rounds.add(number)
                 continue
-        out = FIRST_OUTCOME[Game.Result(result)]
+        out = FIRST_OUTCOME[result]
         back = OPPOSITE[out]
-        out2, p1 = game_points(out, settings, mine, theirs)
-        back2, p2 = game_points(back, settings, theirs, mine)
-        marked = bool(mine or theirs)
-        results.append(RoundResult(number, first, second, out2, p1, True, penalized=marked))
-        results.append(RoundResult(number, second, first, back2, p2, False, penalized=marked))
+        if mine or theirs:
+            out, p1 = game_points(out, settings, mine, theirs)
+            back, p2 = game_points(back, settings, theirs, mine)
+            marked = True
+        else:
+            p1, p2, marked = points_of[out], points_of[back], False
+        append(RoundResult(number, first, second, out, p1, True, penalized=marked))
+        append(RoundResult(number, second, first, back, p2, False, penalized=marked))
     completed = 0
     for n in sorted(numbers):
         if n in pending_rounds:
@@ -242,7 +259,7 @@ def _annulled(tournament: Tournament, results: list[RoundResult]) -> list[RoundR
             played[r.player] = played.get(r.player, 0) + 1
     annulled = {pid for pid in left if 2 * played.get(pid, 0) < games_each}
     return [
-        replace(r, counted=False) if r.player in annulled or r.opponent in annulled else r
+        r._replace(counted=False) if r.player in annulled or r.opponent in annulled else r
         for r in results
     ]
 
@@ -265,25 +282,37 @@ def entrant_list(*, tournament: Tournament) -> QuerySet[Registration]:
 def entrants(*, tournament: Tournament) -> list[Entrant]:
     """The players the standings show: everyone but those who withdrew (or were expelled)
     before they were in any round; those who left later carry the round they left after."""
-    regs = Registration.objects.filter(tournament=tournament).select_related("player__club")
-    games = (
-        Game.objects.filter(round__tournament=tournament)
-        .exclude(round__status=Round.Status.DRAFT)
-        .values_list("first_id", "second_id")
-    )
-    in_a_round = {pid for pair in games for pid in pair if pid is not None}
     active = Registration.Status.ACTIVE
+    regs = Registration.objects.filter(tournament=tournament).values_list(
+        "player_id",
+        "player__name",
+        "rating",
+        "player__club__name",
+        "start_rank",
+        "status",
+        "last_round",
+    )
+    rows = list(regs)
+    in_a_round: set[int] = set()
+    if any(status != active for *_, status, _last in rows):
+        # Only those who left need to be looked up: were they ever in a round?
+        games = (
+            Game.objects.filter(round__tournament=tournament)
+            .exclude(round__status=Round.Status.DRAFT)
+            .values_list("first_id", "second_id")
+        )
+        in_a_round = {pid for pair in games for pid in pair if pid is not None}
     return [
         Entrant(
-            r.player_id,
-            r.player.name,
-            r.rating,
-            r.player.club.name if r.player.club else "",
-            r.start_rank or 0,
-            None if r.status == active else (r.last_round or 0),
+            pid,
+            name,
+            rating,
+            club or "",
+            start_rank or 0,
+            None if status == active else (last_round or 0),
         )
-        for r in regs
-        if r.status == active or r.player_id in in_a_round
+        for pid, name, rating, club, start_rank, status, last_round in rows
+        if status == active or pid in in_a_round
     ]
 
 
@@ -292,15 +321,13 @@ def standings_compute(
 ) -> list[StandingRow]:
     """The standings (after round `after_round` only: the rounds from 1 to it, as they stood
     then), cached until a result, registration or setting changes."""
-    version = (
+    stamp = (
         Tournament.objects.filter(pk=tournament.pk)
-        .values_list("standings_version", flat=True)
+        .values_list("standings_version", "created_at")
         .first()
     )
-    key = f"kz:standings:{tournament.pk}:{version}"
-    if after_round is not None:
-        key += f":after{after_round}"
-    rows: list[StandingRow] | None = cache.get(key)
+    key = (tournament.pk, stamp, after_round)
+    rows = _standings_memo.get(key)
     if rows is None:
         results, completed = round_results(tournament=tournament)
         if after_round is not None:
@@ -313,8 +340,48 @@ def standings_compute(
             tiebreaks=tournament.tiebreak_list,
             rounds_completed=max(completed, rounds_played),
         )
-        cache.set(key, rows, 24 * 3600)
+        _standings_memo.put(key, rows)
     return rows
+
+
+class _StandingsMemo:
+    """The last standings computed in this process, keyed by tournament, its standings
+    version and creation time (so a reused id never finds another event's rows), and the
+    round they stop after. Process-local on purpose: reading 1,000 rows back from a shared
+    cache (unpickling 11,000 round results) costs about as much as computing them, and the
+    published pages built from them are shared through the page cache anyway. Bounded by
+    count; callers never mutate the rows."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._rows: OrderedDict[tuple[Any, ...], list[StandingRow]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[Any, ...]) -> list[StandingRow] | None:
+        with self._lock:
+            rows = self._rows.get(key)
+            if rows is not None:
+                self._rows.move_to_end(key)
+            return rows
+
+    def put(self, key: tuple[Any, ...], rows: list[StandingRow]) -> None:
+        with self._lock:
+            self._rows[key] = rows
+            self._rows.move_to_end(key)
+            while len(self._rows) > self._size:
+                self._rows.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._rows.clear()
+
+
+_standings_memo = _StandingsMemo(size=16)
+
+
+def standings_memo_clear() -> None:
+    """Forget the standings this process computed (tests roll the database back under it)."""
+    _standings_memo.clear()
 
 
 @dataclass(frozen=True, slots=True)
