@@ -62,14 +62,15 @@ def role_require(*, user: Any, tournament: Tournament, role: Role) -> None:
     if user is None:
         return
     if user_role(user=user, tournament=tournament) < role:
-        names = {
-            Role.ARBITER: "this tournament's arbiters",
-            Role.CHIEF_ARBITER: "this tournament's chief arbiter or organizer",
-            Role.ORGANIZER: "this tournament's organizer",
+        # Whole sentences, so each language words its own.
+        refusals = {
+            Role.ARBITER: gettext("only this tournament's arbiters may do that"),
+            Role.CHIEF_ARBITER: gettext(
+                "only this tournament's chief arbiter or organizer may do that"
+            ),
+            Role.ORGANIZER: gettext("only this tournament's organizer may do that"),
         }
-        raise PermissionDenied(
-            gettext("only %(get)s may do that") % {"get": names.get(role, "its officials")}
-        )
+        raise PermissionDenied(refusals.get(role) or gettext("only its officials may do that"))
 
 
 def user_may_edit_player(*, user: Any, player: Player) -> bool:

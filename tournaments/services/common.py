@@ -103,7 +103,11 @@ def pairing_preconditions_check(tournament: Tournament, number: int) -> None:
 
     pending = [g for g in games if not decided(g)]
     if pending:
-        boards = ", ".join(f"board {g.board} ({g.first} – {g.second})" for g in pending)
+        boards = ", ".join(
+            gettext("board %(board)s (%(first)s – %(second)s)")
+            % {"board": g.board, "first": g.first, "second": g.second}
+            for g in pending
+        )
         raise Conflict(
             {
                 "round": gettext(
