@@ -1,0 +1,143 @@
+"""No N+1 on any public page or API list: each reads in a number of queries that does not
+grow with the players, games, records and penalties it shows (issue 16, item 2)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from rest_framework.test import APIClient
+
+from klinzha_site.page_cache import page_cache_local_clear
+from tournaments import services
+from tournaments.models import Game, Tournament
+from tournaments.selectors import standings_memo_clear
+
+pytestmark = pytest.mark.django_db
+
+
+def event(n: int, slug: str) -> Tournament:
+    """n players, two rounds played (results, a battle declared lost, a reduction), the
+    third paired."""
+    t = services.tournament_create(
+        name=slug, slug=slug, start_date=date(2026, 11, 1), rounds_planned=4
+    )
+    for i in range(n):
+        p = services.player_create(name=f"{slug} {i + 1}", rating=2000 - i)
+        services.registration_create(tournament=t, player=p)
+    for _ in range(2):
+        rnd = services.round_pair(tournament=t)
+        games = list(rnd.games.filter(kind=Game.Kind.GAME))
+        services.penalty_impose(
+            tournament=t,
+            player=games[0].first,
+            kind="battle_lost",
+            reason="q",
+            game=games[0],
+            user=None,
+        )
+        for i, g in enumerate(games[1:]):
+            services.game_result_set(
+                game=g, result=Game.Result.DRAW if i % 3 == 0 else Game.Result.FIRST_WIN
+            )
+    services.round_pair(tournament=t)
+    return t
+
+
+def queries(client: APIClient, path: str) -> int:
+    cache.clear()
+    page_cache_local_clear()
+    standings_memo_clear()
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get(path)
+    assert response.status_code == 200, (path, response.status_code)
+    return len(ctx.captured_queries)
+
+
+TOURNAMENT_PATHS = [
+    "/t/{slug}/",
+    "/t/{slug}/round/1/",
+    "/t/{slug}/round/3/",
+    "/t/{slug}/standings/",
+    "/t/{slug}/standings/?round=1",
+    "/t/{slug}/crosstable/",
+    "/t/{slug}/crosstable.csv",
+    "/t/{slug}/crosstable.json",
+    "/it/t/{slug}/standings/",
+    "/api/tournaments/{slug}/",
+    "/api/tournaments/{slug}/rounds/",
+    "/api/tournaments/{slug}/rounds/?round=2",
+    "/api/tournaments/{slug}/standings/",
+    "/api/tournaments/{slug}/crosstable/",
+    "/api/tournaments/{slug}/registrations/",
+    "/api/tournaments/{slug}/penalties/",
+    "/api/tournaments/{slug}/audit/",
+    "/api/tournaments/{slug}/bye-requests/",
+    "/api/tournaments/{slug}/forbidden-pairs/",
+]
+
+
+@pytest.fixture
+def events() -> tuple[Tournament, Tournament]:
+    return event(4, "few"), event(14, "many")
+
+
+@pytest.fixture
+def arbiter() -> APIClient:
+    user = get_user_model().objects.create_superuser("qc-staff", "qc@example.org", "pw")
+    client = APIClient()
+    client.force_login(user)
+    return client
+
+
+@pytest.mark.parametrize("path", TOURNAMENT_PATHS)
+@pytest.mark.parametrize("who", ["public", "staff"])
+def test_tournament_pages_and_lists_read_in_queries_independent_of_the_field(
+    events, arbiter, path, who
+):
+    small, big = events
+    client = arbiter if who == "staff" else APIClient()
+    if who == "public" and path.endswith(("audit/", "forbidden-pairs/")):
+        pytest.skip("an arbiter's list: the public is refused before any rows are read")
+    assert queries(client, path.format(slug=big.slug)) == queries(
+        client, path.format(slug=small.slug)
+    )
+
+
+def top_player_and_game(t: Tournament) -> tuple[int, int]:
+    game = Game.objects.filter(round__tournament=t, kind=Game.Kind.GAME).order_by("pk").last()
+    assert game is not None
+    return game.first_id, game.pk
+
+
+@pytest.mark.parametrize("page", ["/p/{player}/", "/g/{game}/", "/api/games/{game}/"])
+def test_player_and_game_pages_read_in_queries_independent_of_the_field(events, page):
+    small, big = events
+    counts = []
+    for t in (small, big):
+        player, game = top_player_and_game(t)
+        counts.append(queries(APIClient(), page.format(player=player, game=game)))
+    assert counts[0] == counts[1]
+
+
+GLOBAL_LISTS = [
+    "/",
+    "/api/tournaments/",
+    "/api/players/",
+    "/api/clubs/",
+    "/api/games/",
+    "/api/records/",
+]
+
+
+@pytest.mark.parametrize("path", GLOBAL_LISTS)
+def test_site_wide_lists_do_not_grow_with_the_events(arbiter, path):
+    event(4, "one")
+    few = queries(arbiter, path)
+    event(14, "two")
+    # One more tournament may add a query of its own (its penalties), never one per row.
+    assert queries(arbiter, path) <= few + 2
