@@ -20,6 +20,12 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
     class Meta:
         model = Tournament
         fields = ["slug", *SETTINGS]
+        labels = {
+            "forfeit_win_points": _("forfeit win points"),
+            "forfeit_loss_points": _("forfeit loss points"),
+            "bye_points": _("bye points"),
+            "requested_bye_points": _("requested bye points"),
+        }
         widgets = {
             "start_date": forms.DateInput(attrs={"type": "date"}),
             "end_date": forms.DateInput(attrs={"type": "date"}),
@@ -121,17 +127,17 @@ class EntrantForm(forms.Form):
 
 
 class AccountForm(forms.Form):
-    player = forms.ModelChoiceField(queryset=Player.objects.all())
+    player = forms.ModelChoiceField(queryset=Player.objects.all(), label=_("player"))
     account = UsernameField(label=_("user name (empty to unlink)"), required=False)
 
 
 class ByeRequestForm(forms.Form):
-    player = forms.ModelChoiceField(queryset=Player.objects.all())
+    player = forms.ModelChoiceField(queryset=Player.objects.all(), label=_("player"))
     round_number = forms.IntegerField(min_value=1, max_value=32767, label=_("round"))
 
 
 class ResultForm(forms.Form):
-    result = forms.ChoiceField(choices=[c for c in Game.Result.choices if c[0]])
+    result = forms.ChoiceField(choices=[c for c in Game.Result.choices if c[0]], label=_("result"))
 
 
 # The console's results grid takes what an arbiter types from a result slip, as
@@ -175,11 +181,11 @@ def result_code_parse(code: str) -> str:
 
 
 class PenaltyForm(forms.Form):
-    player = forms.ModelChoiceField(queryset=Player.objects.all())
+    player = forms.ModelChoiceField(queryset=Player.objects.all(), label=_("player"))
     kind = forms.ChoiceField(
         choices=[c for c in Penalty.Kind.choices if c[0] != Penalty.Kind.REVOCATION]
     )
-    game = forms.ModelChoiceField(queryset=Game.objects.all(), required=False)
+    game = forms.ModelChoiceField(queryset=Game.objects.all(), required=False, label=_("game"))
     amount = forms.DecimalField(
         required=False, label=_("seconds or points"), max_digits=8, decimal_places=2
     )
@@ -187,7 +193,9 @@ class PenaltyForm(forms.Form):
     from_ply = forms.IntegerField(
         required=False, min_value=1, max_value=2**31 - 1, label=_("from ply")
     )
-    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), max_length=2000)
+    reason = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 2}), max_length=2000, label=_("reason")
+    )
 
     def __init__(self, *args: Any, tournament: Tournament | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -200,15 +208,15 @@ class PenaltyForm(forms.Form):
 
 
 class RevocationForm(forms.Form):
-    penalty = forms.ModelChoiceField(queryset=Penalty.objects.all())
-    reason = forms.CharField()
+    penalty = forms.ModelChoiceField(queryset=Penalty.objects.all(), label=_("penalty"))
+    reason = forms.CharField(label=_("reason"))
 
 
 class StartRankForm(forms.Form):
-    player = forms.ModelChoiceField(queryset=Player.objects.all())
-    rank = forms.IntegerField(min_value=1, max_value=100_000)
+    player = forms.ModelChoiceField(queryset=Player.objects.all(), label=_("player"))
+    rank = forms.IntegerField(min_value=1, max_value=100_000, label=_("start rank"))
 
 
 class ScheduleForm(forms.Form):
-    starts_at = forms.DateTimeField(required=False)
-    place = forms.CharField(max_length=120, required=False)
+    starts_at = forms.DateTimeField(required=False, label=_("scheduled start"))
+    place = forms.CharField(max_length=120, required=False, label=_("place"))
