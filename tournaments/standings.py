@@ -97,12 +97,17 @@ def compute_standings(
     for tb in tiebreaks:
         if tb not in TIEBREAKS:
             raise ValueError(f"unknown tie-break {tb!r}")
-    by_player: dict[int, dict[int, RoundResult]] = defaultdict(dict)
     shown: dict[int, dict[int, RoundResult]] = defaultdict(dict)
+    uncounted = False
     for r in results:
         shown[r.player][r.round] = r
-        if r.counted:
-            by_player[r.player][r.round] = r
+        if not r.counted:
+            uncounted = True
+    by_player = shown
+    if uncounted:
+        by_player = defaultdict(dict)
+        for pid, rounds in shown.items():
+            by_player[pid] = {rnd: r for rnd, r in rounds.items() if r.counted}
     last_round = max((rnd for rr in by_player.values() for rnd in rr), default=0)
     n_rounds = rounds_completed if rounds_completed is not None else last_round
     ids = [e.id for e in entrants]
@@ -165,7 +170,7 @@ def compute_standings(
             entrant=entrant_of[pid],
             score=score[pid],
             tiebreaks={tb: values[pid][tb] for tb in tiebreaks},
-            rounds=dict(shown[pid]),
+            rounds=shown[pid],
         )
         for i, pid in enumerate(order, start=1)
     ]
@@ -246,11 +251,10 @@ def standings_json(
     return out
 
 
-@dataclass(frozen=True, slots=True)
-class CrossCell:
+class CrossCell(NamedTuple):
     """One round of one crosstable row: opponent's rank, placed first, result symbol, and
     how it counts: `points` where a penalty set them (marked *), in brackets when the round
-    is kept on record but not counted."""
+    is kept on record but not counted. A named tuple: a 1,000-player crosstable has 11,000."""
 
     opponent_rank: int | None
     placed_first: bool | None
@@ -283,20 +287,25 @@ CROSSTABLE_LEGEND = (
 def crosstable_rows(rows: Sequence[StandingRow], n_rounds: int) -> list[list[CrossCell]]:
     """Per standings row, a cell for each round 1..n_rounds."""
     rank_of = {row.entrant.id: row.rank for row in rows}
+    empty = CrossCell(None, None, "")
+    symbol = SYMBOL
+    numbers = range(1, n_rounds + 1)
     table = []
     for row in rows:
+        rounds = row.rounds
         cells = []
-        for rnd in range(1, n_rounds + 1):
-            r = row.rounds.get(rnd)
+        add = cells.append
+        for rnd in numbers:
+            r = rounds.get(rnd)
             if r is None:
-                cells.append(CrossCell(None, None, ""))
+                add(empty)
                 continue
-            opp_rank = rank_of.get(r.opponent) if r.opponent is not None else None
-            cells.append(
+            opponent = r.opponent
+            add(
                 CrossCell(
-                    opp_rank,
+                    rank_of.get(opponent) if opponent is not None else None,
                     r.placed_first,
-                    SYMBOL[r.outcome],
+                    symbol[r.outcome],
                     r.counted,
                     r.penalized,
                     r.points,
