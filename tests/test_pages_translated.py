@@ -114,6 +114,7 @@ def test_pages_show_nothing_left_in_english(demo):
     game = Game.objects.filter(round__tournament=demo, kind=Game.Kind.GAME).first()
     assert game is not None
     known = set(Player.objects.values_list("name", flat=True))
+    known |= {f": {name}" for name in known}
     known |= set(Club.objects.values_list("name", flat=True)) | {demo.name, demo.local_rules}
     known |= {f"{game.first.name} – {game.second.name}", '[Event "…"]'}
     known |= {f"{c.name} {p.rating}" for p in Player.objects.all() for c in Club.objects.all()}
@@ -134,7 +135,15 @@ def test_pages_show_nothing_left_in_english(demo):
     arbiter = Client()
     arbiter.force_login(users.get(username="arbiter"))
     found += untranslated(
-        arbiter, ["/arbiter/", f"/arbiter/t/{slug}/", "/arbiter/new/", f"/g/{game.pk}/"], known
+        arbiter,
+        [
+            "/arbiter/",
+            f"/arbiter/t/{slug}/",
+            "/arbiter/new/",
+            f"/arbiter/t/{slug}/audit/",
+            f"/g/{game.pk}/",
+        ],
+        known,
     )
     player = Client()
     player.force_login(users.get(username="kor"))

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from klinzha_site.parsing import ID_MAX, SMALL_MAX, ascii_int, ascii_int_or_none
 from tournaments import pairing_selectors, selectors, services
-from tournaments.audit import audit_verify
+from tournaments.audit import ACTION_LABELS, audit_verify
 from tournaments.forms import (
     AccountForm,
     ByeRequestForm,
@@ -490,6 +490,7 @@ def audit(request: HttpRequest, t: Tournament) -> HttpResponse:
     labels = selectors.audit_object_labels(entries=shown)
     for e in shown:
         e.label = labels.get((e.object_type, e.object_id), f"{e.object_type} {e.object_id}")
+        e.action_label = ACTION_LABELS.get(e.action, e.action)
     return render(
         request,
         "arbiter/audit.html",

@@ -13,6 +13,7 @@ from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from tournaments.models import AuditEntry, Tournament
 
@@ -45,6 +46,34 @@ class Action(StrEnum):
     SPINDLE_CHOICE = "game.spindle_choice"
     CLOCK_ADJUSTMENT = "game.clock_adjustment"
     CLOCK_ADJUSTMENT_REVOKED = "game.clock_adjustment_revoked"
+
+
+# How the arbiter's page names each action, in the reader's language (the trail itself, the
+# API and `kz audit` keep the codes).
+ACTION_LABELS: dict[str, Any] = {
+    Action.SETTINGS: gettext_lazy("settings changed"),
+    Action.OFFICIALS: gettext_lazy("officials changed"),
+    Action.PLAYER_ACCOUNT: gettext_lazy("player's account"),
+    Action.WITHDRAWAL: gettext_lazy("withdrawal"),
+    Action.START_RANKS: gettext_lazy("start ranks"),
+    Action.ROUND_PAIRED: gettext_lazy("round paired"),
+    Action.ROUND_PUBLISHED: gettext_lazy("round published"),
+    Action.ROUND_DISCARDED: gettext_lazy("round discarded"),
+    Action.ROUND_UNPUBLISHED: gettext_lazy("round taken back"),
+    Action.ROUND_SCHEDULED: gettext_lazy("round scheduled"),
+    Action.PAIRINGS_EDITED: gettext_lazy("pairings edited"),
+    Action.RESULT: gettext_lazy("result"),
+    Action.RESULT_CONFIRMED: gettext_lazy("result confirmed"),
+    Action.PENALTY: gettext_lazy("penalty"),
+    Action.PENALTY_REVOKED: gettext_lazy("penalty revoked"),
+    Action.RECORD_SUBMITTED: gettext_lazy("record submitted"),
+    Action.RECORD_SIGNED: gettext_lazy("record signed"),
+    Action.IRREGULARITY: gettext_lazy("irregularity"),
+    Action.TIMEOUT: gettext_lazy("time-out"),
+    Action.SPINDLE_CHOICE: gettext_lazy("spindle choice"),
+    Action.CLOCK_ADJUSTMENT: gettext_lazy("clock adjustment"),
+    Action.CLOCK_ADJUSTMENT_REVOKED: gettext_lazy("clock adjustment revoked"),
+}
 
 
 def audit_keys() -> dict[str, bytes]:

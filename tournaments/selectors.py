@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Count, Prefetch, Q, QuerySet
+from django.utils.translation import gettext
 
 from tournaments.audit import audit_head
 from tournaments.models import (
@@ -583,12 +584,16 @@ def audit_object_labels(*, entries: Sequence[AuditEntry]) -> dict[tuple[str, str
             ids.setdefault(e.object_type, set()).add(int(e.object_id))
     labels: dict[tuple[str, str], str] = {}
     for r in Round.objects.filter(pk__in=ids.get("Round", ())):
-        labels["Round", str(r.pk)] = f"round {r.number}"
+        labels["Round", str(r.pk)] = gettext("round %(number)s") % {"number": r.number}
     for g in Game.objects.filter(pk__in=ids.get("Game", ())).select_related(
         "round", "first", "second"
     ):
         who = f"{g.first} – {g.second}" if g.second_id else str(g.first)
-        labels["Game", str(g.pk)] = f"round {g.round.number} board {g.board} ({who})"
+        labels["Game", str(g.pk)] = gettext("round %(number)s board %(board)s (%(who)s)") % {
+            "number": g.round.number,
+            "board": g.board,
+            "who": who,
+        }
     for reg in Registration.objects.filter(pk__in=ids.get("Registration", ())).select_related(
         "player"
     ):
