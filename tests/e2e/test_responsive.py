@@ -145,6 +145,32 @@ def test_no_page_scrolls_sideways(site, browser_page, tmp_path):
     assert len(widths) == 2 * (len(public) + len(arbiter_pages))
 
 
+@pytest.mark.parametrize("language", ["de", "it", "fr"])
+def test_no_page_scrolls_sideways_in_other_languages(site, browser_page, language):
+    """At 390 px the translated pages fit too: German's long compounds, Italian's and
+    French's longer phrases in buttons, headings and table heads."""
+    base, public, arbiter_pages, (login, password) = site
+    page = browser_page
+    page.set_viewport_size({"width": 390, "height": 844})
+    too_wide: dict[str, list[str]] = {}
+
+    def visit(name: str, path: str) -> None:
+        page.goto(f"{base}/{language}{path}")
+        page.wait_for_load_state("networkidle")
+        assert page.locator("main").count() == 1, f"{name}: no page at {path}"
+        assert page.evaluate("document.documentElement.lang") == language, name
+        scroll, inner = page_width(page)
+        if scroll > inner:
+            too_wide[f"{name} {scroll}"] = page.evaluate(OVERFLOWING)
+
+    for name, path in public.items():
+        visit(name, path)
+    log_in(page, base, login, password)
+    for name, path in arbiter_pages.items():
+        visit(name, path)
+    assert not too_wide, f"{language} pages wider than 390 px: {too_wide}"
+
+
 def test_forms_and_proposals_fit_a_phone(site, browser_page):
     """The pages behind the main ones: logging in, a new tournament, a proposed round with
     its selects of long names, the slips, and the game page with the arbiter's forms."""
