@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -12,6 +10,7 @@ from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils.translation import gettext
 
 from tournaments.audit import audit_head
+from tournaments.memo import ProcessMemo
 from tournaments.models import (
     AuditEntry,
     ByeRequest,
@@ -345,39 +344,12 @@ def standings_compute(
     return rows
 
 
-class _StandingsMemo:
-    """The last standings computed in this process, keyed by tournament, its standings
-    version and creation time (so a reused id never finds another event's rows), and the
-    round they stop after. Process-local on purpose: reading 1,000 rows back from a shared
-    cache (unpickling 11,000 round results) costs about as much as computing them, and the
-    published pages built from them are shared through the page cache anyway. Bounded by
-    count; callers never mutate the rows."""
-
-    def __init__(self, size: int) -> None:
-        self._size = size
-        self._rows: OrderedDict[tuple[Any, ...], list[StandingRow]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: tuple[Any, ...]) -> list[StandingRow] | None:
-        with self._lock:
-            rows = self._rows.get(key)
-            if rows is not None:
-                self._rows.move_to_end(key)
-            return rows
-
-    def put(self, key: tuple[Any, ...], rows: list[StandingRow]) -> None:
-        with self._lock:
-            self._rows[key] = rows
-            self._rows.move_to_end(key)
-            while len(self._rows) > self._size:
-                self._rows.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._rows.clear()
-
-
-_standings_memo = _StandingsMemo(size=16)
+# The last standings computed in this process, keyed by tournament, its standings version
+# and creation time (so a reused id never finds another event's rows), and the round they
+# stop after. Process-local on purpose: reading 1,000 rows back from a shared cache
+# (unpickling 11,000 round results) costs about as much as computing them, and the published
+# pages built from them are shared through the page cache anyway. Callers never mutate rows.
+_standings_memo: ProcessMemo[list[StandingRow]] = ProcessMemo(size=16)
 
 
 def standings_memo_clear() -> None:
