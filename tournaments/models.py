@@ -42,6 +42,9 @@ class Player(models.Model):
         on_delete=models.SET_NULL,
         related_name="player",
     )
+    # The language the player's mails are written in: the one they last logged in with, or
+    # the arbiter's when invited; blank until then (the site's default).
+    language = models.CharField(_("language of mails"), max_length=8, blank=True, default="")
 
     class Meta:
         ordering = ["name"]

@@ -310,3 +310,15 @@ def test_clock_adjustments_are_carried_over_in_time() -> None:
     assert rows.get(pk=other.pk).seconds == -450
     assert not rows.filter(game_id=both.pk, article="6.8").exists()
     _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_players_carry_over_with_the_default_language_of_mails() -> None:
+    before = [("tournaments", "0013_input_bounds")]
+    old = _migrate(before).loader.project_state(before).apps
+    kor = old.get_model("tournaments", "Player").objects.create(name="Kor", rating=1850)
+    after = [("tournaments", "0014_player_language")]
+    new = _migrate(after).loader.project_state(after).apps
+    moved = new.get_model("tournaments", "Player").objects.get(pk=kor.pk)
+    assert (moved.name, moved.rating, moved.language) == ("Kor", 1850, "")
+    _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())

@@ -169,3 +169,60 @@ def test_a_failing_mail_server_keeps_the_invitation(
     players[3].refresh_from_db()
     assert players[3].user == made.account and "/accounts/reset/" in made.link
     assert "could not be sent" in caplog.text
+
+
+def test_mails_are_written_in_each_players_language(
+    event, mailoutbox, django_capture_on_commit_callbacks, client
+):
+    """Ann logs in from the Italian pages: her pairing comes in Italian, Bob's stays in the
+    site's default English."""
+    t, players, _, _ = event
+    ann = players[0].user
+    ann.set_password("pw-ann-1234")
+    ann.save()
+    response = client.post("/it/accounts/login/", {"username": "ann", "password": "pw-ann-1234"})
+    assert response.status_code == 302
+    players[0].refresh_from_db()
+    assert players[0].language == "it"
+    rnd = draft_round(t, players)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.round_publish(round=rnd)
+    by_to = {m.to[0]: m for m in mailoutbox}
+    italian, english = by_to["ann@example.org"], by_to["bob@example.org"]
+    assert "turno 1" in italian.subject.lower() and "Bob" in italian.body
+    assert "you place" not in italian.body and "round 1" not in italian.subject
+    assert "you place second against Ann" in english.body
+
+
+def test_a_penalty_and_a_result_to_confirm_in_the_players_language(
+    event, mailoutbox, django_capture_on_commit_callbacks
+):
+    t, players, chief, arbiter = event
+    services.player_language_set(player=players[1], language="de-AT")
+    assert players[1].language == "de"
+    with django_capture_on_commit_callbacks(execute=True):
+        services.penalty_impose(
+            tournament=t, player=players[1], kind="warning", reason="talking", user=arbiter
+        )
+    (mail,) = mailoutbox
+    assert "Art." in mail.subject and "talking" in mail.body
+    assert "imposed a penalty" not in mail.body and "Schiedsrichter" in mail.body
+
+
+def test_an_invitation_is_written_in_the_arbiters_language(
+    event, mailoutbox, django_capture_on_commit_callbacks
+):
+    t, players, chief, _ = event
+    chief.is_staff = True
+    chief.save()
+    from django.utils import translation
+
+    with translation.override("fr"), django_capture_on_commit_callbacks(execute=True):
+        invitation = player_invite(
+            player=players[3], email="dee@example.org", user=chief, site_url="http://kz.test"
+        )
+    players[3].refresh_from_db()
+    assert players[3].language == "fr"
+    (mail,) = mailoutbox
+    assert "An account was made" not in mail.body and invitation.link in mail.body
+    assert "/fr/accounts/reset/" in invitation.link

@@ -2,6 +2,7 @@
 entrants, rounds, results, round pairing and pairing jobs, penalties, TRF import. The names
 are gathered here for callers; the modules import each other directly."""
 
+from tournaments.services.accounts import player_language_set
 from tournaments.services.entrants import (
     bye_request_cancel,
     bye_request_create,
@@ -70,6 +71,7 @@ __all__ = [
     "penalty_impose",
     "penalty_revoke",
     "player_create",
+    "player_language_set",
     "player_link_user",
     "player_update",
     "registration_create",

@@ -14,6 +14,7 @@ from django.core.mail import send_mail
 from django.core.validators import validate_email
 from django.db import transaction
 from django.urls import reverse
+from django.utils import translation
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from django.utils.text import slugify
@@ -58,19 +59,39 @@ def _username_free(name: str) -> str:
     return candidate
 
 
-def _invite_send(*, to: str, player_name: str, username: str, link: str) -> None:
-    """Sent once committed; a mail server that fails is logged and the account stays made:
-    the player asks for the link again from "Forgotten password" (an invited account that
-    never logged in is reached there too, player_views.InvitedPasswordResetForm)."""
+def language_of(*, code: str | None) -> str:
+    """`code` if the site speaks it (it, it-ch → it), else "" (the site's default)."""
+    base = (code or "").split("-")[0].lower()
+    return base if base in {lang for lang, _name in settings.LANGUAGES} else ""
+
+
+@transaction.atomic
+def player_language_set(*, player: Player, language: str) -> None:
+    """Remember the language a player's mails are written in (no audit entry: a preference,
+    not a change to any event)."""
+    code = language_of(code=language)
+    if code and code != player.language:
+        Player.objects.filter(pk=player.pk).update(language=code)
+        player.language = code
+
+
+def _invite_send(*, to: str, player_name: str, username: str, link: str, language: str) -> None:
+    """Sent once committed, in the player's language; a mail server that fails is logged and
+    the account stays made: the player asks for the link again from "Forgotten password" (an
+    invited account that never logged in is reached there too,
+    player_views.InvitedPasswordResetForm)."""
     try:
-        send_mail(
-            subject="Klin Zha tournaments: your account",
-            message=(
-                f"An account was made for {player_name}.\n\n"
-                f"Your user name: {username}\n"
-                f"Choose your password here (the link works once):\n{link}\n\n"
+        with translation.override(language or settings.LANGUAGE_CODE):
+            subject = gettext("Klin Zha tournaments: your account")
+            message = gettext(
+                "An account was made for %(name)s.\n\n"
+                "Your user name: %(username)s\n"
+                "Choose your password here (the link works once):\n%(link)s\n\n"
                 "Then log in to see your games, submit and sign your records."
-            ),
+            ) % {"name": player_name, "username": username, "link": link}
+        send_mail(
+            subject=subject,
+            message=message,
             from_email=settings.DEFAULT_FROM_EMAIL,
             recipient_list=[to],
         )
@@ -109,9 +130,15 @@ def player_invite(*, player: Player, email: str, user: Any, site_url: str) -> In
     account.set_unusable_password()
     account.save()
     linked = player_link_user(player=stored, account=account, user=user)
+    if not linked.language:
+        # Until they log in themselves, the player reads the arbiter's language.
+        player_language_set(player=linked, language=translation.get_language() or "")
+    language = linked.language
     link = password_set_link(account=account, site_url=site_url)
     username = account.get_username()
     transaction.on_commit(
-        lambda: _invite_send(to=email, player_name=linked.name, username=username, link=link)
+        lambda: _invite_send(
+            to=email, player_name=linked.name, username=username, link=link, language=language
+        )
     )
     return Invitation(player=linked, account=account, link=link)

@@ -11,6 +11,8 @@ from django.conf import settings
 from django.core.mail import EmailMessage, get_connection
 from django.db import transaction
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext
 
 from tournaments.models import Game, Penalty, Player, Round
 
@@ -59,12 +61,22 @@ def _after_commit(messages: list[tuple[str, str, str]]) -> None:
 
 def _opponent(game: Game, player: Player) -> str:
     other = game.second if game.first_id == player.pk else game.first
-    return other.name if other is not None else game.get_kind_display()
+    return other.name if other is not None else str(game.get_kind_display())
+
+
+def _language(player: Player | None) -> str:
+    """The language a player's mails are written in (services.accounts.player_language_set)."""
+    return (player.language if player is not None else "") or settings.LANGUAGE_CODE
+
+
+def _account_language(account: Any) -> str:
+    """An official's: their player's language when the account plays too."""
+    player = Player.objects.filter(user=account).first()
+    return _language(player)
 
 
 def notify_round_published(*, round: Round) -> None:
-    """Each combatant of the round with an account hears their pairing."""
-    tournament = round.tournament
+    """Each combatant of the round with an account hears their pairing, in their language."""
     messages = []
     games = round.games.select_related("first__user", "second__user").order_by("board")
     for game in games:
@@ -74,41 +86,59 @@ def notify_round_published(*, round: Round) -> None:
             to = _email_of(player)
             if not to or player is None:
                 continue
-            if game.second_id is None:
-                what = f"you have a {game.get_kind_display().lower()}"
-            else:
-                placer = "first" if game.first_id == player.pk else "second"
-                what = f"board {game.board}: you place {placer} against {_opponent(game, player)}"
-            when = ""
-            if round.starts_at:
-                when = f"\nIt starts at {round.starts_at:%Y-%m-%d %H:%M} UTC"
-                when += f" ({round.place})." if round.place else "."
-            messages.append(
-                (
-                    to,
-                    f"{tournament.name}: round {round.number} is paired",
-                    f"Round {round.number} of {tournament.name} is published: {what}.{when}\n\n"
-                    f"The game: {_game_url(game)}\nYour games: {_my_games_url()}\n",
-                )
-            )
+            with translation.override(_language(player)):
+                messages.append((to, *_pairing_mail(round, game, player)))
     _after_commit(messages)
+
+
+def _pairing_mail(round: Round, game: Game, player: Player) -> tuple[str, str]:
+    tournament = round.tournament
+    if game.second_id is None:
+        what = gettext("you have this round off: %(kind)s") % {"kind": game.get_kind_display()}
+    elif game.first_id == player.pk:
+        what = gettext("board %(board)s: you place first against %(opponent)s") % {
+            "board": game.board,
+            "opponent": _opponent(game, player),
+        }
+    else:
+        what = gettext("board %(board)s: you place second against %(opponent)s") % {
+            "board": game.board,
+            "opponent": _opponent(game, player),
+        }
+    when = ""
+    if round.starts_at and round.place:
+        when = gettext("It starts at %(time)s UTC (%(place)s).") % {
+            "time": f"{round.starts_at:%Y-%m-%d %H:%M}",
+            "place": round.place,
+        }
+    elif round.starts_at:
+        when = gettext("It starts at %(time)s UTC.") % {"time": f"{round.starts_at:%Y-%m-%d %H:%M}"}
+    subject = gettext("%(event)s: round %(number)s is paired") % {
+        "event": tournament.name,
+        "number": round.number,
+    }
+    body = gettext("Round %(number)s of %(event)s is published: %(what)s.") % {
+        "number": round.number,
+        "event": tournament.name,
+        "what": what,
+    }
+    if when:
+        body += "\n" + when
+    body += "\n\n" + gettext("The game: %(url)s") % {"url": _game_url(game)}
+    body += "\n" + gettext("Your games: %(url)s") % {"url": _my_games_url()} + "\n"
+    return subject, body
 
 
 def notify_result_to_confirm(*, game: Game, entered_by: Any) -> None:
     """A result entered waits for a second account (the tournament's result_confirmation):
-    its combatants check it, the event's arbiters other than who entered it confirm it."""
+    its combatants check it, the event's arbiters other than who entered it confirm it; each
+    reads the mail in their own language."""
     tournament = game.round.tournament
-    result = Game.Result(game.result).label
-    subject = f"{tournament.name}: a result to confirm, round {game.round.number}"
-    body = (
-        f"Round {game.round.number}, board {game.board}: {game} was entered as {result}. "
-        f"It counts once a second person confirms it.\n\nThe game: {_game_url(game)}\n"
-    )
-    recipients: dict[str, str] = {}
+    recipients: dict[str, tuple[str, str]] = {}
     for player in (game.first, game.second):
         to = _email_of(player)
         if to:
-            recipients[to.lower()] = to
+            recipients[to.lower()] = (to, _language(player))
     officials: Iterable[Any] = [
         tournament.organizer,
         tournament.chief_arbiter,
@@ -118,22 +148,60 @@ def notify_result_to_confirm(*, game: Game, entered_by: Any) -> None:
     for account in officials:
         if account is None or account.pk == entered_pk or not account.is_active:
             continue
-        if account.email:
-            recipients[account.email.lower()] = account.email
-    _after_commit([(to, subject, body) for to in recipients.values()])
+        if account.email and account.email.lower() not in recipients:
+            recipients[account.email.lower()] = (account.email, _account_language(account))
+    messages = []
+    for to, language in recipients.values():
+        with translation.override(language):
+            subject = gettext("%(event)s: a result to confirm, round %(number)s") % {
+                "event": tournament.name,
+                "number": game.round.number,
+            }
+            body = gettext(
+                "Round %(number)s, board %(board)s: %(game)s was entered as %(result)s. "
+                "It counts once a second person confirms it."
+            ) % {
+                "number": game.round.number,
+                "board": game.board,
+                "game": game,
+                "result": Game.Result(game.result).label,
+            }
+            body += "\n\n" + gettext("The game: %(url)s") % {"url": _game_url(game)} + "\n"
+        messages.append((to, subject, body))
+    _after_commit(messages)
 
 
 def notify_penalty(*, penalty: Penalty) -> None:
-    """The penalized player hears of the penalty, its Article and the arbiter's reason."""
+    """The penalized player hears of the penalty, its Article and the arbiter's reason, in
+    their language."""
     to = _email_of(penalty.player)
     if not to:
         return
     tournament = penalty.tournament
-    where = f", round {penalty.round_number}" if penalty.round_number else ""
-    amount = f" ({penalty.amount})" if penalty.amount is not None else ""
-    body = (
-        f"The arbiter of {tournament.name} imposed a penalty on you{where}: "
-        f"{penalty.get_kind_display()}{amount}, Art. {penalty.article}.\n"
-        f"Reason: {penalty.reason}\n\nYour games and penalties: {_my_games_url()}\n"
-    )
-    _after_commit([(to, f"{tournament.name}: a penalty (Art. {penalty.article})", body)])
+    with translation.override(_language(penalty.player)):
+        what = str(penalty.get_kind_display())
+        if penalty.amount is not None:
+            what += f" ({penalty.amount})"
+        if penalty.round_number:
+            text = gettext(
+                "The arbiter of %(event)s imposed a penalty on you, round %(number)s: "
+                "%(what)s, Art. %(article)s."
+            )
+        else:
+            text = gettext(
+                "The arbiter of %(event)s imposed a penalty on you: %(what)s, Art. %(article)s."
+            )
+        body = text % {
+            "event": tournament.name,
+            "number": penalty.round_number,
+            "what": what,
+            "article": penalty.article,
+        }
+        body += "\n" + gettext("Reason: %(reason)s") % {"reason": penalty.reason}
+        body += "\n\n" + gettext("Your games and penalties: %(url)s") % {"url": _my_games_url()}
+        body += "\n"
+        subject = gettext("%(event)s: a penalty (Art. %(article)s)") % {
+            "event": tournament.name,
+            "article": penalty.article,
+        }
+    _after_commit([(to, subject, body)])
