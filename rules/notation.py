@@ -4,10 +4,10 @@ geometric and descriptive coordinates."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Final
+from typing import Final, NamedTuple
 
 from rules.board import APEX, SEATS, Coordinates
 from rules.engines import coordinates
@@ -81,9 +81,10 @@ def _coordinates(tri_level: bool) -> Coordinates:
 ENGLISH: Final = Notation()
 
 
-@dataclass(frozen=True, slots=True)
-class Ply:
-    """A ply as written: the mover's key and squares, and how the destination was described."""
+class Ply(NamedTuple):
+    """A ply as written: the mover's key and squares, and how the destination was described
+    (a named tuple: records are read a ply at a time, and a frozen dataclass took five times
+    as long to build)."""
 
     kind: int
     dest: int
@@ -163,6 +164,68 @@ def _square_table(notation: Notation) -> dict[str, int]:
         table = dict(notation.coordinates.table(notation.descriptive, notation.seat))
         _SQUARE_TABLES[key] = table
     return table
+
+
+# The writer's form of a ply (format_ply) read by look-ups instead of the regex: a
+# placement `Fe→E37`, a move `head sep tail` split at its two spaces. The tables hold each
+# part exactly as PLY_PATTERN reads it, so a text found there reads as parse_ply reads it;
+# any other text is left to the regex.
+_KEY_FULL: Final = re.compile(_KEY)
+_SQ_FULL: Final = re.compile(_SQ)
+_READERS: dict[Notation, Callable[[str], Ply | None]] = {}
+# Ply(*row) without the named tuple's Python-level __new__ in between.
+_new_ply: Final = tuple.__new__
+
+
+def written_reader(notation: Notation = ENGLISH) -> Callable[[str], Ply | None]:
+    """A reader of plies written as format_ply writes them in `notation` (spaces aside,
+    keys and squares in their usual case): the Ply parse_ply reads, or None for any other
+    text. One reader a notation, its tables built on first use."""
+    reader = _READERS.get(notation)
+    if reader is None:
+        reader = _READERS[notation] = _written_reader(notation)
+    return reader
+
+
+def _written_reader(notation: Notation) -> Callable[[str], Ply | None]:
+    keys = [
+        (text, kind)
+        for text, kind in zip(KEYS[notation.language], _KINDS, strict=True)
+        if _KEY_FULL.fullmatch(text)
+    ]
+    squares = [
+        (name, sq) for name, sq in _square_table(notation).items() if _SQ_FULL.fullmatch(name)
+    ]
+    placements = {f"{k}→{name}": Ply(kind, sq) for k, kind in keys for name, sq in squares}
+    # (kind, origin, carry) and (dest, destination key, carried, '!') by their text.
+    heads: dict[str, tuple[int, int, bool]] = {}
+    tails: dict[str, tuple[int, int | None, bool, bool]] = {}
+    for name, sq in squares:
+        tails[name] = (sq, None, False, False)
+        tails[name + "!"] = (sq, None, False, True)
+        for k, kind in keys:
+            heads[f"{k}@{name}"] = (kind, sq, False)
+            heads[f"({k})@{name}"] = (kind, sq, True)
+            for bang, mark in ((False, ""), (True, "!")):
+                tails[f"{k}@{name}{mark}"] = (sq, kind, False, bang)
+                tails[f"({k})@{name}{mark}"] = (sq, kind, True, bang)
+
+    def read(text: str) -> Ply | None:
+        ply = placements.get(text)
+        if ply is not None:
+            return ply
+        parts = text.split(" ")
+        if len(parts) != 3:
+            return None
+        head = heads.get(parts[0])
+        sep = parts[1]
+        tail = tails.get(parts[2])
+        if head is None or tail is None or not (sep == "→" or sep == "x"):
+            return None
+        row = (head[0], tail[0], head[1], head[2], sep == "x", tail[1], tail[2], tail[3])
+        return _new_ply(Ply, row)
+
+    return read
 
 
 def parse_ply(text: str, notation: Notation = ENGLISH) -> Ply:

@@ -4,7 +4,7 @@ written so that reading what was written gives back the same record."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -19,6 +19,7 @@ from rules.notation import (
     Ply,
     format_ply,
     ply_from_groups,
+    written_reader,
 )
 from rules.variants import parse_variants
 
@@ -61,6 +62,7 @@ _TAG_RE: Final = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 _CLK_RE: Final = re.compile(r"\[%clk\s+(\d+):(\d{1,2}):(\d{1,2})\]")
 _MOVENUM_RE: Final = re.compile(r"\d+\.+")
 _WORD_RE: Final = re.compile(r"\S+")
+_UNESCAPE_RE: Final = re.compile(r"\\(.)")
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -136,7 +138,9 @@ def _split_header(text: str) -> tuple[dict[str, str], str]:
         m = _TAG_RE.fullmatch(line)
         if m is None:
             raise RecordError.coded("bad_tag_pair", line=repr(line[:60]))
-        tags[m.group(1)] = re.sub(r"\\(.)", r"\1", m.group(2))
+        value = m.group(2)
+        # Most values escape nothing: no substitution to run.
+        tags[m.group(1)] = _UNESCAPE_RE.sub(r"\1", value) if "\\" in value else value
         pos = n if end < 0 else end + 1
     return tags, text[pos:]
 
@@ -229,53 +233,98 @@ def read_record(text: str) -> Record:
     return Record(tags, plies, tuple(preamble))
 
 
+# The writer's line: a ply, a space, its clock reading, then perhaps notes (Kinta's casts)
+# each in braces of its own, the last ending in `]`; ASCII digits only.
+_LINE_RE: Final = re.compile(
+    r"([^{]*[^\s{]) \{\[%clk ([0-9]+):([0-9]{1,2}):([0-9]{1,2})\]\}(?: \{(.*\])\})?"
+)
+
+
 def _read_lines(movetext: str, notation: Notation, seen: dict[str, Ply]) -> list[RecordPly] | None:
     """The plies of movetext laid out as the writer writes it (a ply a line, perhaps with a
     clock reading), read without the tokenizer; None for any other layout."""
-    plies = []
+    plies: list[RecordPly] = []
+    append = plies.append
+    line_match = _LINE_RE.fullmatch
+    written = written_reader(notation)
     for line in movetext.splitlines():
         line = line.strip()
         if not line:
             continue
-        clock = None
+        m = line_match(line)
+        if m is None:
+            read = _read_line(line, notation, seen, written)
+            if read is None:
+                return None
+            append(read)
+            continue
+        text, h, mm, ss, notes = m.groups()
         comments: tuple[str, ...] = ()
-        brace = line.find("{")
-        if brace >= 0 and line.endswith("]}"):
-            # A clock reading then notes (Kinta's casts), each in braces of its own.
-            notes = line.find("]} {", brace)
-            if notes >= 0:
-                bodies = line[notes + 4 : -1].split("} {")
-                if any("{" in b or "}" in b or "%clk" in b or not b for b in bodies):
-                    return None
-                comments = tuple(bodies)
-                line = line[: notes + 2]
-        if brace >= 0:
-            tail = line[brace:]
-            inner = tail[7:-2].strip()
-            if (
-                not tail.startswith("{[%clk ")
-                or not tail.endswith("]}")
-                or inner.count(":") != 2
-                or not inner.replace(":", "").isdigit()
-            ):
+        if notes is not None:
+            bodies = notes.split("} {")
+            if any("{" in b or "}" in b or "%clk" in b or not b for b in bodies):
                 return None
-            h, mm, ss = inner.split(":")
-            if len(mm) > 2 or len(ss) > 2:
-                return None
-            clock = int(h) * 3600 + int(mm) * 60 + int(ss)
-            line = line[:brace].rstrip()
-        ply = seen.get(line)
+            comments = tuple(bodies)
+        ply = seen.get(text)
         if ply is None:
-            m = PLY_FULL_RE.fullmatch(line)
-            if m is None:
+            ply = written(text) or _read_ply(text, notation)
+            if ply is None:
                 return None
-            try:
-                ply = ply_from_groups(m.groups(), notation)
-            except NotationError:
-                return None
-            seen[line] = ply
-        plies.append(RecordPly(ply, line, clock, comments))
+            seen[text] = ply
+        append(RecordPly(ply, text, int(h) * 3600 + int(mm) * 60 + int(ss), comments))
     return plies
+
+
+def _read_ply(text: str, notation: Notation) -> Ply | None:
+    """A ply's text in a form of its own read with the regex (None when it is no ply)."""
+    m = PLY_FULL_RE.fullmatch(text)
+    if m is None:
+        return None
+    try:
+        return ply_from_groups(m.groups(), notation)
+    except NotationError:
+        return None
+
+
+def _read_line(
+    line: str, notation: Notation, seen: dict[str, Ply], written: Callable[[str], Ply | None]
+) -> RecordPly | None:
+    """One stripped line of _read_lines in a layout of its own (no clock, spaces inside the
+    reading); None when the movetext needs the tokenizer."""
+    clock = None
+    comments: tuple[str, ...] = ()
+    brace = line.find("{")
+    if brace >= 0 and line.endswith("]}"):
+        # A clock reading then notes (Kinta's casts), each in braces of its own.
+        notes = line.find("]} {", brace)
+        if notes >= 0:
+            bodies = line[notes + 4 : -1].split("} {")
+            if any("{" in b or "}" in b or "%clk" in b or not b for b in bodies):
+                return None
+            comments = tuple(bodies)
+            line = line[: notes + 2]
+    if brace >= 0:
+        tail = line[brace:]
+        inner = tail[7:-2].strip()
+        if (
+            not tail.startswith("{[%clk ")
+            or not tail.endswith("]}")
+            or inner.count(":") != 2
+            or not inner.replace(":", "").isdigit()
+        ):
+            return None
+        h, mm, ss = inner.split(":")
+        if len(mm) > 2 or len(ss) > 2:
+            return None
+        clock = int(h) * 3600 + int(mm) * 60 + int(ss)
+        line = line[:brace].rstrip()
+    ply = seen.get(line)
+    if ply is None:
+        ply = written(line) or _read_ply(line, notation)
+        if ply is None:
+            return None
+        seen[line] = ply
+    return RecordPly(ply, line, clock, comments)
 
 
 def _clock_of(body: str) -> tuple[int, str] | None:

@@ -6,7 +6,16 @@ import pytest
 
 from rules.board import SQUARE_OF, WEST
 from rules.errors import NotationError
-from rules.notation import Notation, describe_move, format_ply, move_text, parse_ply
+from rules.notation import (
+    KEYS,
+    Notation,
+    _square_table,
+    describe_move,
+    format_ply,
+    move_text,
+    parse_ply,
+    written_reader,
+)
 from rules.position import FENCER, GOAL, LANCER, SWIFT, Move
 from rules.posstring import parse_position
 
@@ -99,3 +108,50 @@ def test_writing_from_a_position():
     r = parse_position("laws - green 20 apex/SD38,VA19/A19 east/VI99/B29")
     assert move_text(r, Move(S["D38"], S["B29"], SWIFT)) == "S@D38 x G@B29!"
     assert describe_move(r, Move(S["D38"], S["B29"], SWIFT)).bang
+
+
+NOTATIONS = [
+    Notation(),
+    Notation("it", False, WEST),
+    Notation("fr", True, WEST),
+    Notation("en", True, 2),
+    Notation("en", False, 0, True),
+]
+
+
+@pytest.mark.parametrize("notation", NOTATIONS, ids=str)
+def test_written_reader_reads_as_parse_ply(notation):
+    # The look-up reader of the writer's form: every placement, every head with a few tails
+    # and every tail with a few heads read exactly as the regex reads them.
+    read = written_reader(notation)
+    names = list(_square_table(notation))
+    keys = KEYS[notation.language]
+    heads = [f"{k}@{n}" for k in keys for n in names] + [f"({k})@{n}" for k in keys for n in names]
+    tails = [
+        f"{dk}{n}{bang}"
+        for n in names
+        for bang in ("", "!")
+        for dk in ("", *(f"{k}@" for k in keys), *(f"({k})@" for k in keys))
+    ]
+    for text in [f"{k}→{n}" for k in keys for n in names]:
+        assert read(text) == parse_ply(text, notation)
+    for i, head in enumerate(heads):
+        for sep in ("→", "x"):
+            for text in (
+                f"{head} {sep} {tails[i % len(tails)]}",
+                f"{heads[-1 - i]} {sep} {head}",
+            ):
+                assert read(text) == parse_ply(text, notation), text
+    for i, tail in enumerate(tails):
+        text = f"{heads[i % len(heads)]} x {tail}"
+        assert read(text) == parse_ply(text, notation)
+    # Anything else is left to the regex.
+    for other in (
+        "S@G68  → F47",
+        "s@G68 → F47",
+        "S@g68 → F47",
+        "S@G68 -> F47",
+        "S → G68",
+        "S@G68 X F47",
+    ):
+        assert read(other) is None
