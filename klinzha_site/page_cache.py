@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import hashlib
 import logging
@@ -11,9 +12,10 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import psycopg
 from django.conf import settings
 from django.core.cache import cache
-from django.db import connection
+from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.http import http_date
@@ -33,6 +35,10 @@ TIMEOUT = 24 * 3600
 # What a published page's freshness is checked by: SQL, its parameters and the row it read
 # when the page was served (the version its key carries).
 Validator = tuple[str, tuple[object, ...], tuple[object, ...]]
+# Whether the fast path's validator query is a prepared statement (behind a pooler in
+# transaction mode that cannot keep them, PgBouncer before 1.21, turn it off).
+VALIDATOR_PREPARED = bool(getattr(settings, "KZ_PAGE_VALIDATOR_PREPARED", True))
+PREPARE_WHEN_ASKED = 2**31
 # Headers of the full stack's answer that the fast path does not copy: it sets them itself.
 FAST_SKIPPED_HEADERS = frozenset(
     ("content-length", "content-encoding", "etag", "last-modified", "date", "set-cookie")
@@ -276,11 +282,40 @@ def _fast_key(request: HttpRequest) -> str | None:
     )
 
 
-def _validator_holds(validator: Validator) -> bool:
-    sql, params, expected = validator
+def _validator_row(sql: str, params: tuple[object, ...]) -> tuple[object, ...] | None:
+    """The row the validator's query reads now. On PostgreSQL, with the connection open and
+    no transaction under way (a request's), a statement prepared on the connection itself:
+    no health check of its own before it (the query is one, see _validator_holds) and no
+    planning after its first run (the player page's join took five times longer to plan
+    than to run)."""
+    raw = connection.connection
+    if isinstance(raw, psycopg.Connection) and not connection.in_atomic_block:
+        if raw.prepare_threshold is None and VALIDATOR_PREPARED:
+            # Django turns psycopg's prepared statements off; with a threshold never reached
+            # only those asked for (these) are prepared: Django's cursors never prepare.
+            raw.prepare_threshold = PREPARE_WHEN_ASKED
+        with psycopg.Cursor(raw) as cursor:
+            cursor.execute(sql, params, prepare=True)
+            return cursor.fetchone()
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        row = cursor.fetchone()
+        return cursor.fetchone()
+
+
+def _validator_holds(validator: Validator) -> bool:
+    """Whether the page the validator came with is still current. A query that fails (a
+    connection the server closed) closes the connection and says no: the request goes
+    through the stack, which opens another."""
+    sql, params, expected = validator
+    try:
+        row = _validator_row(sql, params)
+    except (DatabaseError, psycopg.Error):
+        if connection.in_atomic_block:
+            raise
+        logger.warning("a published page's validator failed: served by the stack", exc_info=True)
+        with contextlib.suppress(DatabaseError, psycopg.Error):
+            connection.close()
+        return False
     return row is not None and tuple(row) == expected
 
 

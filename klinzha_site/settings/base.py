@@ -36,10 +36,12 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Static files (the API docs' Swagger UI and Redoc among them) from our own server.
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # A visitor's published page again, from the cache, before the rest of the stack (the
+    # control characters check too: only a request with the very path and query of one
+    # the whole stack answered 200 is answered here).
+    "klinzha_site.page_cache.PublishedPageMiddleware",
     # Before any view reads them: NUL and control characters in paths and forms are a 400.
     "klinzha_site.parsers.ControlCharactersMiddleware",
-    # A visitor's published page again, from the cache, before the rest of the stack.
-    "klinzha_site.page_cache.PublishedPageMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",

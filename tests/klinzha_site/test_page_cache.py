@@ -4,10 +4,12 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
+import psycopg
 import pytest
 from django.core.cache import caches
-from django.db import connection
+from django.db import OperationalError, connection
 from django.http import HttpResponse
 from django.test import Client, RequestFactory, override_settings
 from django.test.utils import CaptureQueriesContext
@@ -93,3 +95,67 @@ def test_a_page_with_a_csrf_token_or_a_cookie_is_served_but_never_kept():
     posted = RequestFactory().post("/x/")
     assert page_serve(posted, key="post", render=lambda: HttpResponse(b"ok")).content == b"ok"
     assert "ETag" not in page_serve(posted, key="post", render=lambda: HttpResponse(b"ok"))
+
+
+def _fast_served(client: Client, path: str) -> HttpResponse:
+    """The page once through the stack (stored for the fast path), then again."""
+    assert client.get(path).status_code == 200
+    return client.get(path)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_validator_is_a_prepared_statement_on_postgresql():
+    """Outside a transaction (a request's), the fast path's one query is prepared on the
+    connection: neither planned again nor preceded by a health check."""
+    if connection.vendor != "postgresql":
+        pytest.skip("prepared statements are PostgreSQL's")
+    t, (a, b) = event_make(officials_make(), slug="prepared", names=("Ann", "Bob"))
+    round_make(t, [(a, b)])
+    client = Client()
+    for path in (f"/t/{t.slug}/standings/", f"/p/{a.pk}/"):
+        with CaptureQueriesContext(connection) as queries:
+            again = _fast_served(client, path)
+        assert again.status_code == 200
+        # The fast path's query bypasses Django's cursor: nothing more than the first
+        # request's own queries is logged, no health check (SELECT 1) among them.
+        assert not any(q["sql"] == "SELECT 1" for q in queries.captured_queries)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = " ".join(row[0] for row in cursor.fetchall())
+    assert "standings_version" in prepared and "COUNT(r.id)" in prepared
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_connection_the_server_closed_is_replaced_and_the_page_served(monkeypatch):
+    """The validator's query is the connection's health check: when the server closed the
+    connection (on SQLite: when the query fails), the request goes through the stack on a
+    new one (never a 500)."""
+    t, (a, b) = event_make(officials_make(), slug="closed", names=("Ann", "Bob"))
+    round_make(t, [(a, b)])
+    path = f"/t/{t.slug}/standings/"
+    client = Client()
+    expected = _fast_served(client, path).content
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_backend_pid()")
+            pid = cursor.fetchone()[0]
+        with psycopg.connect(_admin_url(), autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+    else:
+        real = page_cache._validator_row
+        failures = [OperationalError("the server closed the connection")]
+
+        def failing(*args: Any) -> Any:
+            if failures:
+                raise failures.pop()
+            return real(*args)
+
+        monkeypatch.setattr(page_cache, "_validator_row", failing)
+    response = client.get(path)
+    assert response.status_code == 200 and response.content == expected
+    assert client.get(path).content == expected
+
+
+def _admin_url() -> str:
+    s = connection.settings_dict
+    return f"postgresql://{s['USER']}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/postgres"
