@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import gzip
 import hashlib
 import logging
@@ -39,6 +40,13 @@ Validator = tuple[str, tuple[object, ...], tuple[object, ...]]
 # transaction mode that cannot keep them, PgBouncer before 1.21, turn it off).
 VALIDATOR_PREPARED = bool(getattr(settings, "KZ_PAGE_VALIDATOR_PREPARED", True))
 PREPARE_WHEN_ASKED = 2**31
+# What may make a request conditional (a 304 or 412): without any, no need to ask.
+CONDITIONAL_HEADERS = (
+    "HTTP_IF_NONE_MATCH",
+    "HTTP_IF_MODIFIED_SINCE",
+    "HTTP_IF_MATCH",
+    "HTTP_IF_UNMODIFIED_SINCE",
+)
 # Headers of the full stack's answer that the fast path does not copy: it sets them itself.
 FAST_SKIPPED_HEADERS = frozenset(
     ("content-length", "content-encoding", "etag", "last-modified", "date", "set-cookie")
@@ -140,24 +148,38 @@ def _accepts_gzip(request: HttpRequest) -> bool:
     return False
 
 
+@functools.lru_cache(maxsize=1024)
+def _http_date(moment: int) -> str:
+    return http_date(moment)
+
+
 def _page_response(request: HttpRequest, page: CachedPage) -> HttpResponseBase:
     """The page as this request wants it: 304 when the client's copy is current, gzip when
     it accepts it."""
     zipped = page.gzipped is not None and _accepts_gzip(request)
     # One ETag per representation, as a cache between us and the client must tell them apart.
     etag = page.etag[:-1] + '-gz"' if zipped else page.etag
-    not_modified = get_conditional_response(request, etag=etag, last_modified=int(page.rendered_at))
+    meta = request.META
+    not_modified = (
+        get_conditional_response(request, etag=etag, last_modified=int(page.rendered_at))
+        if any(name in meta for name in CONDITIONAL_HEADERS)
+        else None
+    )
     if not_modified is not None:
         response: HttpResponseBase = not_modified
     else:
         body = page.gzipped if zipped and page.gzipped is not None else page.body
         response = HttpResponse(body, content_type=page.content_type)
+        # Its length said, as the static files' is: without it the server sends the body
+        # in chunks, a copy of it on the way (the whole stack's CommonMiddleware sets it,
+        # but PublishedPageMiddleware answers before it).
+        response["Content-Length"] = str(len(body))
         for name, value in page.headers:
             response[name] = value
         if zipped:
             response["Content-Encoding"] = "gzip"
     response["ETag"] = etag
-    response["Last-Modified"] = http_date(int(page.rendered_at))
+    response["Last-Modified"] = _http_date(int(page.rendered_at))
     # Revalidated on every view (a change shows at once), answered 304 while unchanged.
     response["Cache-Control"] = "max-age=0, must-revalidate"
     patch_vary_headers(response, ["Accept-Encoding"])
@@ -334,9 +356,13 @@ class PublishedPageMiddleware:
         if key is not None:
             entry = _fast.get(key)
             if entry is not None:
-                page = _local.get(entry.page_key) or cache.get(entry.page_key)
+                page = _local.get(entry.page_key)
+                shared = page is None
+                if shared:
+                    page = cache.get(entry.page_key)
                 if page is not None and _validator_holds(entry.validator):
-                    _local.put(entry.page_key, page)
+                    if shared:
+                        _local.put(entry.page_key, page)
                     response = _page_response(request, page)
                     for name, value in entry.headers:
                         if name.lower() not in response.headers or name.lower() == "vary":

@@ -159,3 +159,20 @@ def test_a_connection_the_server_closed_is_replaced_and_the_page_served(monkeypa
 def _admin_url() -> str:
     s = connection.settings_dict
     return f"postgresql://{s['USER']}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/postgres"
+
+
+@pytest.mark.django_db
+def test_a_page_from_the_fast_path_says_its_length():
+    """As a static file does: without Content-Length the server would send it in chunks."""
+    t, (a, b) = event_make(officials_make(), slug="length", names=("Ann", "Bob"))
+    round_make(t, [(a, b)])
+    client = Client()
+    for path in (f"/t/{t.slug}/crosstable/", f"/p/{a.pk}/", f"/api/tournaments/{t.slug}/rounds/"):
+        for encoding in ("identity", "gzip"):
+            for _ in range(2):  # through the stack, then the fast path
+                response = client.get(path, HTTP_ACCEPT_ENCODING=encoding)
+                assert response.status_code == 200
+                assert response["Content-Length"] == str(len(response.content)), path
+            etag = response["ETag"]
+            again = client.get(path, HTTP_ACCEPT_ENCODING=encoding, HTTP_IF_NONE_MATCH=etag)
+            assert again.status_code == 304 and again["ETag"] == etag
