@@ -15,6 +15,7 @@ from rules.kinta_combat import (
     Combatant,
     CombatResult,
     cast_combat,
+    combat_strengths,
     describe_combat,
     parse_cast_notes,
     resolve_combat,
@@ -48,6 +49,9 @@ from rules.position import (
     Rules,
 )
 
+# What resolves a combat: the two combatants and the recorded casts.
+_Fought = tuple[Combatant, Combatant, tuple[tuple[int, ...], ...]]
+
 # Art. 13.9's 2.8: the Blockader joins the carriers.
 KINTA_CARRIER: Final = (False, True, True, False, False, True, True, False)
 
@@ -62,15 +66,19 @@ class KintaPosition(Position):
 
     `strength` holds the warriors whose strength differs from their initial one, by square.
     `notes` are the casts recorded for the next ply (None when no record is being read, ()
-    when the ply records none); `last_combat` is the combat of the move that led here.
+    when the ply records none); `resolved` the (mover, defender) strengths its combat ends
+    with once checked, and what fought it; `last_combat` is the combat of the move that led
+    here.
     """
 
-    __slots__ = ("strength", "notes", "resolved", "last_combat")
+    __slots__ = ("strength", "notes", "resolved", "_last")
 
     strength: dict[int, int]
     notes: tuple[tuple[int, ...], ...] | None
-    resolved: tuple[Move, CombatResult] | None
-    last_combat: CombatResult | None
+    resolved: tuple[Move, tuple[int, int], _Fought] | None
+    # The last combat, or what resolves it: a record's combat is replayed for its outcome
+    # alone, and its rounds only if someone asks (most combats are never described).
+    _last: CombatResult | _Fought | None
 
     _CARRIER: ClassVar[Sequence[bool]] = KINTA_CARRIER
     # The hot methods call Position's by name rather than through super(), a cost on every
@@ -83,7 +91,7 @@ class KintaPosition(Position):
         self.strength = {}
         self.notes = None
         self.resolved = None
-        self.last_combat = None
+        self._last = None
 
     def copy(self) -> KintaPosition:
         p = super().copy()
@@ -92,7 +100,7 @@ class KintaPosition(Position):
         # Notes belong to the next ply played on this object, not to a copy of it.
         p.notes = None
         p.resolved = None
-        p.last_combat = self.last_combat
+        p._last = self._last
         return p
 
     def __eq__(self, other: object) -> bool:
@@ -103,6 +111,15 @@ class KintaPosition(Position):
 
     def __hash__(self) -> int:
         return super().__hash__()
+
+    @property
+    def last_combat(self) -> CombatResult | None:
+        """The combat of the move that led here (None when it fought none)."""
+        last = self._last
+        if last is None or isinstance(last, CombatResult):
+            return last
+        result = self._last = resolve_combat(*last)
+        return result
 
     # --- the scorecard ------------------------------------------------------------------------
     def strength_of(self, sq: int) -> int:
@@ -317,7 +334,8 @@ class KintaPosition(Position):
             return
         if not notes:
             raise IllegalMoveError.coded("casts_missing", "D.1.5")
-        self.resolved = (move, resolve_combat(pair[0], pair[1], notes))
+        ends = combat_strengths(pair[0], pair[1], notes)
+        self.resolved = (move, ends, (pair[0], pair[1], notes))
 
     # --- playing ------------------------------------------------------------------------------
     def push(self, move: Move) -> None:
@@ -333,16 +351,15 @@ class KintaPosition(Position):
         t = move.dest
         if not self.sq[t] and not self.notes:
             # No combat: the warrior takes its strength along (only changed ones are kept).
-            self.notes = self.resolved = self.last_combat = None
+            self.notes = self.resolved = self._last = None
             kept = self.strength.pop(o, None)
             Position.push_battle_move(self, side, move)
             if kept is not None:
                 self.strength[t] = kept
             return
-        result = self._combat(side, move)
-        self.last_combat = result
-        if result is None or result.attacker_won:
-            mover = self.strength_of(o) if result is None else result.victor_strength
+        ends = self._combat(side, move)
+        if ends is None or ends[MOVER] > 0:
+            mover = self.strength_of(o) if ends is None else ends[MOVER]
             self.strength.pop(t, None)
             self.strength.pop(o, None)
             Position.push_battle_move(self, side, move)
@@ -351,23 +368,30 @@ class KintaPosition(Position):
         # The attacker fell on the defender's triangle; a Goal it carried fell with it.
         self.strength.pop(o, None)
         self._remove(o)
-        self._set_strength(t, result.victor_strength)
+        self._set_strength(t, ends[DEFENDER])
         if move.carry:
             self._capture(1 - side)
         self._end_battle_move(side, move)
 
-    def _combat(self, side: int, move: Move) -> CombatResult | None:
-        """The combat `move` fights, from the recorded casts (None without any); the notes
-        are used up."""
+    def _combat(self, side: int, move: Move) -> tuple[int, int] | None:
+        """The (mover, defender) strengths the combat `move` fights ends with, from the
+        recorded casts (None without any), kept as the last combat; the notes are used up."""
         notes, resolved = self.notes, self.resolved
         self.notes = None
         self.resolved = None
+        self._last = None
         if not notes:
             return None
         if resolved is not None and resolved[0] == move:
-            return resolved[1]  # check_battle_move fought it already
+            # check_battle_move fought it already.
+            self._last = resolved[2]
+            return resolved[1]
         pair = self.combatants(side, move)
-        return None if pair is None else resolve_combat(pair[0], pair[1], notes)
+        if pair is None:
+            return None
+        ends = combat_strengths(pair[0], pair[1], notes)
+        self._last = (pair[0], pair[1], notes)
+        return ends
 
 
 # --- the scorecard as text ------------------------------------------------------------------

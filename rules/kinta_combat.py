@@ -6,7 +6,7 @@ import random
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Final, NamedTuple
+from typing import Final, NamedTuple, cast
 
 from rules.errors import IllegalMoveError
 from rules.position import KIND_NAMES
@@ -248,9 +248,30 @@ def resolve_combat(
     """Replay a combat from recorded casts, one sequence a round; IllegalMoveError names the
     first impossible round (a value off the spindle, too few or too many casts in a round,
     a round after a death, or casts that end before the combat does)."""
+    rounds: list[CombatRound] = []
+    _replay(attacker, defender, casts, rounds)
+    return CombatResult(attacker, defender, tuple(rounds))
+
+
+def combat_strengths(
+    attacker: Combatant, defender: Combatant, casts: Sequence[Sequence[int]]
+) -> tuple[int, int]:
+    """resolve_combat's (mover, defender) strengths at the end, without building its
+    rounds (the validator needs only who won and with what); the same IllegalMoveError for
+    the same casts."""
+    return _replay(attacker, defender, casts, None)
+
+
+def _replay(
+    attacker: Combatant,
+    defender: Combatant,
+    casts: Sequence[Sequence[int]],
+    rounds: list[CombatRound] | None,
+) -> tuple[int, int]:
+    """resolve_combat's replay, adding each round to `rounds` unless it is None; the
+    strengths at the end."""
     kinds = (attacker.kind, defender.kind)
     strengths = [attacker.strength, defender.strength]
-    rounds: list[CombatRound] = []
     caster = MOVER
     tables = (_rounds_of(kinds, MOVER), _rounds_of(kinds, DEFENDER))
     for n, values in enumerate(casts, start=1):
@@ -268,8 +289,9 @@ def resolve_combat(
             # The usual round, three casts and no triple: _fight_round's steps, looked up.
             striker, pair, base, rule, damage = known
             strengths[1 - striker] -= damage
-            row = (key, caster, (), striker, pair, base, rule, damage, (strengths[0], strengths[1]))
-            rounds.append(_new_round(CombatRound, row))
+            if rounds is not None:
+                row = (key, caster, (), striker, pair, base, rule, damage, _pair(strengths))
+                rounds.append(_new_round(CombatRound, row))
             caster = 1 - striker
             continue
         try:
@@ -288,17 +310,18 @@ def resolve_combat(
                 count=len(values),
                 used=len(r.casts),
             )
-        rounds.append(r)
+        if rounds is not None:
+            rounds.append(r)
         caster = _next_caster(r)
     if strengths[0] > 0 and strengths[1] > 0:
         raise IllegalMoveError.coded(
             "combat_not_over",
             "D.4",
-            rounds=len(rounds),
+            rounds=len(casts),
             attacker=strengths[0],
             defender=strengths[1],
         )
-    return CombatResult(attacker, defender, tuple(rounds))
+    return strengths[0], strengths[1]
 
 
 def _drawer(values: Sequence[int]) -> Callable[[], int]:
@@ -319,8 +342,24 @@ def format_casts(casts: Sequence[Sequence[int]]) -> str:
     return "[%cast " + "; ".join(" ".join(str(v) for v in r) for r in casts) + "]"
 
 
+# A round's casts as the writer writes them (after `[%cast` or `;`, so a space first), three
+# digits or, after a triple, five: read by one look-up each instead of splitting and int().
+_ROUND_TEXTS: Final = {
+    f"{lead}{' '.join(map(str, casts))}": casts
+    for lead in ("", " ")
+    for casts in [
+        *((a, b, c) for a in range(10) for b in range(10) for c in range(10)),
+        *((a, a, a, b, c) for a in range(10) for b in range(10) for c in range(10)),
+    ]
+}
+
+
 def parse_casts(text: str) -> tuple[tuple[int, ...], ...]:
     """The rounds of casts in the body of a `[%cast …]` note; IllegalMoveError if unreadable."""
+    known = [_ROUND_TEXTS.get(part) for part in text.split(";")]
+    if None not in known:
+        # Every round written as the writer writes it: what the reading below gives.
+        return cast("tuple[tuple[int, ...], ...]", tuple(known))
     if not text.strip(_CAST_CHARS) and _LONG_CAST.search(text) is None:
         # Digits and separators only, as the writer writes them, no cast of three digits:
         # read at once when no round is empty (the loop below names what is wrong).
