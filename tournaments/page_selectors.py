@@ -8,8 +8,17 @@ from typing import Any
 
 from django.db import connection
 
+from klinzha_site.page_cache import Validator
 from tournaments.formats import points_shown
-from tournaments.models import Club, Game, Player, Registration, Round, Tournament
+from tournaments.models import (
+    AuditEntry,
+    Club,
+    Game,
+    Player,
+    Registration,
+    Round,
+    Tournament,
+)
 from tournaments.scoring import ScoringSettings
 from tournaments.selectors import (
     game_result_counted,
@@ -165,6 +174,54 @@ def tournament_version_get(*, slug: str) -> tuple[int, int] | None:
         cursor.execute(VERSION_SQL, [slug])
         row = cursor.fetchone()
     return (row[0], row[1]) if row is not None else None
+
+
+# The audit trail's head (SEQ:HASH of the last entry; NULL before any) of the tournament `t`:
+# a record, a signature or a clock adjustment extends the trail without changing the version.
+_AUDIT_HEAD_SQL = (
+    "(SELECT CAST(a.seq AS VARCHAR(12)) || ':' || a.hash "
+    f"FROM {AuditEntry._meta.db_table} a WHERE a.tournament_id = t.id "
+    "ORDER BY a.seq DESC LIMIT 1)"
+)
+AUDITED_VERSION_SQL = (
+    f"SELECT t.id, t.standings_version, {_AUDIT_HEAD_SQL} "
+    f"FROM {Tournament._meta.db_table} t WHERE t.slug = %s LIMIT 1"
+)
+# The same by id: a served page's validator, as VERSION_BY_ID_SQL.
+AUDITED_VERSION_BY_ID_SQL = (
+    f"SELECT t.standings_version, {_AUDIT_HEAD_SQL} FROM {Tournament._meta.db_table} t "
+    "WHERE t.id = %s"
+)
+
+
+def tournament_audited_version_get(*, slug: str) -> tuple[int, int, str | None] | None:
+    """tournament_version_get for the pages that also publish the audit trail's head (the
+    tournament's page, its crosstable JSON): its id, version and head (SEQ:HASH, None before
+    any entry). One query."""
+    with connection.cursor() as cursor:
+        cursor.execute(AUDITED_VERSION_SQL, [slug])
+        row = cursor.fetchone()
+    return (row[0], row[1], row[2]) if row is not None else None
+
+
+def tournament_page_version_get(
+    *, slug: str, audited: bool = False
+) -> tuple[str, Validator] | None:
+    """What a tournament's published page is cached under (its id and version, and the audit
+    trail's head when the page shows it) and the validator that checks it still holds; None
+    when there is no such tournament. One query."""
+    if audited:
+        found = tournament_audited_version_get(slug=slug)
+        if found is None:
+            return None
+        pk, number, head = found
+        validator = (AUDITED_VERSION_BY_ID_SQL, (pk,), (number, head))
+        return f"t{pk}:v{number}:a{head or '-'}", validator
+    plain = tournament_version_get(slug=slug)
+    if plain is None:
+        return None
+    pk, number = plain
+    return f"t{pk}:v{number}", (VERSION_BY_ID_SQL, (pk,), (number,))
 
 
 # What a player's page shows of them and of their events, in one row (plain SQL, as above).

@@ -105,21 +105,24 @@ def _published(
     page: str,
     view: Callable[[HttpRequest], HttpResponse],
     params: Sequence[str] = (),
+    audited: bool = False,
 ) -> HttpResponseBase:
     """A tournament's published page from the cache while the tournament's version stands
-    (one query on a hit), rendered for a visitor on a miss. A query parameter the page does
+    (and, for a page that is `audited`, publishing the audit trail's head, that head too):
+    one query on a hit; rendered for a visitor on a miss. A query parameter the page does
     not read is answered uncached rather than stored under a key that would not show it."""
     if not set(request.GET) <= set(params):
         return view(request)
-    version = page_selectors.tournament_version_get(slug=slug)
+    version = page_selectors.tournament_page_version_get(slug=slug, audited=audited)
     if version is None:
         raise Http404("no such tournament")
-    key = f"t{version[0]}:v{version[1]}:{page}:{request.path}:{_query_key(request, params)}"
+    stamp, validator = version
+    key = f"{stamp}:{page}:{request.path}:{_query_key(request, params)}"
     return page_serve(
         request,
         key=key,
         render=lambda: view(_anonymous(request)),
-        validator=(page_selectors.VERSION_BY_ID_SQL, (version[0],), (version[1],)),
+        validator=validator,
         personalize=(
             (lambda body: _account_links(request, body)) if request.user.is_authenticated else None
         ),
@@ -137,7 +140,11 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "tournaments/home.html", {"tournaments": selectors.tournament_list()})
 
 
-def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
+def tournament_detail(request: HttpRequest, slug: str) -> HttpResponseBase:
+    return _published(request, slug, "detail", lambda r: _tournament_detail(r, slug), audited=True)
+
+
+def _tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     t = _tournament(slug)
     return render(
         request,
@@ -274,6 +281,7 @@ def crosstable_json(request: HttpRequest, slug: str) -> HttpResponseBase:
         slug,
         "crosstable.json",
         lambda r: JsonResponse(selectors.crosstable_json(tournament=_tournament(slug))),
+        audited=True,  # it publishes the audit trail's head
     )
 
 

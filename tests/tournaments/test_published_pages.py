@@ -18,6 +18,7 @@ from django.test.utils import CaptureQueriesContext
 from klinzha_site.page_cache import page_cache_local_clear
 from tests.tournaments.services.factories import event_make, officials_make, round_make
 from tournaments import page_selectors, services
+from tournaments.audit import Action, audit_append
 from tournaments.models import Game, Player, Round, Tournament
 from tournaments.selectors import game_spindle
 
@@ -44,6 +45,7 @@ def event() -> dict[str, Any]:
 def urls(t: Tournament, players: list[Player]) -> list[str]:
     s = t.slug
     return [
+        f"/t/{s}/",
         f"/t/{s}/standings/",
         f"/t/{s}/standings/?round=1",
         f"/t/{s}/crosstable/",
@@ -347,14 +349,17 @@ def test_gzip_is_stored_and_served_to_who_accepts_it(event):
     assert gzip.decompress(zipped.content) == plain.content == refused.content
     assert zipped["ETag"] != plain["ETag"]
     # Pages that are not cached are never compressed (the login form carries a CSRF token).
-    for path in ("/accounts/login/", "/", f"/t/{s}/"):
+    for path in ("/accounts/login/", "/"):
         response = client.get(path, HTTP_ACCEPT_ENCODING="gzip")
         assert "Content-Encoding" not in response, path
+    # The tournament's own page is cached like the others.
+    assert client.get(f"/t/{s}/", HTTP_ACCEPT_ENCODING="gzip")["Content-Encoding"] == "gzip"
 
 
 @pytest.mark.parametrize(
     "path",
     [
+        "/t/{s}/",
         "/t/{s}/standings/",
         "/t/{s}/crosstable/",
         "/t/{s}/crosstable.csv",
@@ -468,3 +473,44 @@ def test_a_player_or_club_renamed_in_the_admin_shows(event, django_user_model):
     assert response.status_code == 302
     page = visitor.get(f"/t/{s}/standings/").content
     assert b"New Club" in page and b"Old Club" not in page
+
+
+def test_an_audit_entry_alone_shows_where_the_head_is_published(event):
+    """A record, a signature or a clock adjustment adds an audit entry and changes no
+    version: the pages that publish the trail's head (the tournament's page, the crosstable
+    JSON) show the new head, the others stay cached."""
+    t, officials = event["t"], event["officials"]
+    s = t.slug
+    client = Client()
+    paths = urls(t, event["players"])
+    before = served(client, paths)
+    version = Tournament.objects.get(pk=t.pk).standings_version
+    entry = audit_append(
+        tournament=t, user=officials.chief, action=Action.SETTINGS, obj=t, after={"x": 1}
+    )
+    assert Tournament.objects.get(pk=t.pk).standings_version == version
+    after = served(client, paths)
+    assert after == fresh(client, paths)
+    head = entry.hash.encode()
+    for path in (f"/t/{s}/", f"/t/{s}/crosstable.json", f"/api/tournaments/{s}/crosstable/"):
+        assert head in after[path] and head not in before[path], path
+    assert after[f"/t/{s}/standings/"] == before[f"/t/{s}/standings/"]
+
+
+def test_the_tournament_page_is_served_before_the_view_and_has_the_users_links(
+    event, django_user_model
+):
+    s = event["t"].slug
+    visitor = Client()
+    first = visitor.get(f"/t/{s}/")
+    with CaptureQueriesContext(connection) as queries:
+        again = visitor.get(f"/t/{s}/")
+    assert again.content == first.content and again["ETag"] == first["ETag"]
+    assert len(queries) <= 1
+    user = django_user_model.objects.create_user("reader", password="pw-reader-12345")
+    signed_in = Client()
+    signed_in.force_login(user)
+    mine = signed_in.get(f"/t/{s}/")
+    assert mine.status_code == 200 and b"reader" in mine.content  # Log out reader
+    assert "ETag" not in mine and "no-store" in mine["Cache-Control"]
+    assert b"reader" not in visitor.get(f"/t/{s}/").content

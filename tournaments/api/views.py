@@ -103,6 +103,7 @@ def _published(
     page: str,
     body: Callable[[Tournament], Response],
     params: Sequence[str] = (),
+    audited: bool = False,
 ) -> Response | HttpResponseBase:
     """A tournament's published JSON from the cache while its version stands (reading the
     version is the one query of a hit; the tournament itself is read on a miss). The
@@ -110,9 +111,10 @@ def _published(
     known = {*params, "format"}
     if request.accepted_renderer.format != "json" or not set(request.query_params) <= known:
         return body(view.get_object())
-    version = page_selectors.tournament_version_get(slug=view.kwargs["slug"])
+    version = page_selectors.tournament_page_version_get(slug=view.kwargs["slug"], audited=audited)
     if version is None:
         raise NotFound("No Tournament matches the given query.")
+    stamp, validator = version
 
     def render() -> Response:
         response = body(view.get_object())
@@ -121,8 +123,7 @@ def _published(
         response.renderer_context = view.get_renderer_context()
         return response.render()
 
-    key = f"t{version[0]}:v{version[1]}:api-{page}:{_query_key(request, sorted(known))}"
-    validator = (page_selectors.VERSION_BY_ID_SQL, (version[0],), (version[1],))
+    key = f"{stamp}:api-{page}:{_query_key(request, sorted(known))}"
     return page_serve(request._request, key=key, render=render, validator=validator)
 
 
@@ -204,6 +205,7 @@ class TournamentViewSet(viewsets.ModelViewSet):
             request,
             "crosstable",
             lambda t: Response(selectors.crosstable_json(tournament=t)),
+            audited=True,  # it publishes the audit trail's head
         )
 
     @extend_schema(parameters=ROUNDS_PAGING, responses={200: RoundSerializer(many=True)})
