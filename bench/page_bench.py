@@ -1,10 +1,10 @@
 """Published pages against static files: the 1,000-player, 11-round event (built by
 bench/tournament_bench.py's build_event), gunicorn with 2 sync workers on PostgreSQL and
-Redis, and for each page (standings, crosstable, round pairings, a player page, the rounds
-API, the standings API, the crosstable CSV and JSON) requests/s, p50 and p99 at 1 and 4
-clients, beside the same bytes served as a static file by the same server (whitenoise) in
-the same run, interleaved in quarter-second slices, with the ratio (target: at least 0.5x
-static).
+Redis, and for each page (the tournament's page, standings, crosstable, round pairings, a
+player page, the rounds API, the standings API, the crosstable CSV and JSON) requests/s, p50
+and p99 at 1 and 4 clients, beside the same bytes served as a static file by the same server
+(whitenoise) in the same run, interleaved in quarter-second slices, with the ratio (target:
+at least 0.5x static).
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/klinzha_cache \\
     REDIS_URL=redis://127.0.0.1:6379/1 \\
@@ -76,6 +76,7 @@ def pages(t: object) -> list[tuple[str, str]]:
     slug = t.slug  # type: ignore[attr-defined]
     player = Registration.objects.filter(tournament=t).order_by("start_rank")[0].player_id
     return [
+        ("tournament page", f"/t/{slug}/"),
         ("standings", f"/t/{slug}/standings/"),
         ("crosstable", f"/t/{slug}/crosstable/"),
         ("round 6 pairings", f"/t/{slug}/round/6/"),
