@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar, Final
+from typing import ClassVar, Final, NamedTuple
 
 from rules.board import (
     BIT,
@@ -128,9 +128,10 @@ class Rules:
 LAWS: Final = Rules()
 
 
-@dataclass(frozen=True, slots=True)
-class Move:
-    """One ply: a placement (origin None) or a battle move, identified as rules.md §4 says."""
+class Move(NamedTuple):
+    """One ply: a placement (origin None) or a battle move, identified as rules.md §4 says
+    (a named tuple: perft and the validator make one a move, and a frozen dataclass took
+    three times as long to build)."""
 
     origin: int | None
     dest: int
@@ -1001,6 +1002,8 @@ class Position:
                     taken.append(item)
                     yield item
 
+            safe = self.is_battle_move_safe
+            carried = False
             g = self.goal[side]
             if g >= 0 and self._maps_hold(side):
                 own = self.occ[side]
@@ -1013,16 +1016,34 @@ class Position:
                     for o, kind, d, _carry in take():
                         if d and kind != BLOCKADER and o != g and not (1 << o) & read:
                             return True
+                else:
+                    # The Goal in jeopardy: killing its one attacker or carrying it away
+                    # saves it most often, and costs no map of a warrior's own. A kill by a
+                    # warrior off the squares the map read is safe by the map (as
+                    # _safe_battle_dests judges it); other kills are tested one by one.
+                    if not att & (att - 1):
+                        a = att.bit_length() - 1
+                        for o, kind, d, _carry in take():
+                            if d & att and (
+                                (kind != BLOCKADER and o != g and not (1 << o) & read)
+                                or safe(side, o, a, kind, False)
+                            ):
+                                return True
+                    for o, kind, _d, carry in take():
+                        for t in iter_bits(carry):
+                            if safe(side, o, t, kind, True):
+                                return True
+                    carried = True
             rest = []
             for o, kind, ok, slow in self._safe_battle_dests(side, take(), exact=False):
                 if ok:
                     return True
                 rest.append((o, kind, slow))
-            safe = self.is_battle_move_safe
-            for o, kind, _d, carry in taken:
-                for t in iter_bits(carry):
-                    if safe(side, o, t, kind, True):
-                        return True
+            if not carried:
+                for o, kind, _d, carry in taken:
+                    for t in iter_bits(carry):
+                        if safe(side, o, t, kind, True):
+                            return True
             return any(
                 safe(side, o, t, kind, False) for o, kind, slow in rest for t in iter_bits(slow)
             )

@@ -4,7 +4,7 @@ warnings, and what the moves decide (records.md §3)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from rules.engines import new_position
 from rules.errors import IllegalMoveError, RecordError
@@ -197,6 +197,10 @@ def validate_record(record: Record) -> Verdict:
     return verdict
 
 
+# Move(*row) without the named tuple's Python-level __new__ in between: one a ply.
+_new_move: Final = tuple.__new__
+
+
 def _replay_ply(
     pos: Position, rp: RecordPly, index: int, notation: Notation, warnings: list[Warning]
 ) -> tuple[str, str | None] | None:
@@ -206,7 +210,7 @@ def _replay_ply(
         return rp.error or message("unreadable_ply"), "Appendix C"
     if pos.outcome is not None:
         return message("ply_after_end"), "5.1.1"
-    move = Move(ply.origin, ply.dest, ply.kind, ply.carry)
+    move = _new_move(Move, (ply.origin, ply.dest, ply.kind, ply.carry))
     try:
         pos.take_annotations(rp.comments)
     except IllegalMoveError as exc:
