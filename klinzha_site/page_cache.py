@@ -36,8 +36,7 @@ TIMEOUT = 24 * 3600
 # What a published page's freshness is checked by: SQL, its parameters and the row it read
 # when the page was served (the version its key carries).
 Validator = tuple[str, tuple[object, ...], tuple[object, ...]]
-# Whether the fast path's validator query is a prepared statement (behind a pooler in
-# transaction mode that cannot keep them, PgBouncer before 1.21, turn it off).
+# Whether the fast path's validator query is a prepared statement (settings say when not).
 VALIDATOR_PREPARED = bool(getattr(settings, "KZ_PAGE_VALIDATOR_PREPARED", True))
 PREPARE_WHEN_ASKED = 2**31
 # What may make a request conditional (a 304 or 412): without any, no need to ask.
@@ -311,8 +310,16 @@ def _validator_row(sql: str, params: tuple[object, ...]) -> tuple[object, ...] |
     planning after its first run (the player page's join took five times longer to plan
     than to run)."""
     raw = connection.connection
-    if isinstance(raw, psycopg.Connection) and not connection.in_atomic_block:
-        if raw.prepare_threshold is None and VALIDATOR_PREPARED:
+    if (
+        isinstance(raw, psycopg.Connection)
+        and connection.autocommit
+        and not connection.in_atomic_block
+    ):
+        if not VALIDATOR_PREPARED:
+            with psycopg.ClientCursor(raw) as cursor:  # as Django's own
+                cursor.execute(sql, params)
+                return cursor.fetchone()
+        if raw.prepare_threshold is None:
             # Django turns psycopg's prepared statements off; with a threshold never reached
             # only those asked for (these) are prepared: Django's cursors never prepare.
             raw.prepare_threshold = PREPARE_WHEN_ASKED

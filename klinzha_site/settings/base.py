@@ -115,6 +115,10 @@ DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
 }
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
+# A cached published page's one query (klinzha_site.page_cache) is a statement prepared on the
+# connection; behind a pooler in transaction mode that cannot keep prepared statements
+# (PgBouncer before 1.21), set this to False.
+KZ_PAGE_VALIDATOR_PREPARED = env.bool("KZ_PAGE_VALIDATOR_PREPARED", default=True)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env("REDIS_URL", default="")

@@ -176,3 +176,21 @@ def test_a_page_from_the_fast_path_says_its_length():
             etag = response["ETag"]
             again = client.get(path, HTTP_ACCEPT_ENCODING=encoding, HTTP_IF_NONE_MATCH=etag)
             assert again.status_code == 304 and again["ETag"] == etag
+
+
+@pytest.mark.django_db(transaction=True)
+def test_without_prepared_statements_the_fast_path_still_answers(monkeypatch):
+    """KZ_PAGE_VALIDATOR_PREPARED off (a pooler that cannot keep them): nothing prepared."""
+    if connection.vendor != "postgresql":
+        pytest.skip("prepared statements are PostgreSQL's")
+    monkeypatch.setattr(page_cache, "VALIDATOR_PREPARED", False)
+    connection.close()  # a connection of its own, with nothing prepared yet
+    t, (a, b) = event_make(officials_make(), slug="unprepared", names=("Ann", "Bob"))
+    round_make(t, [(a, b)])
+    client = Client()
+    for path in (f"/t/{t.slug}/standings/", f"/p/{a.pk}/"):
+        first = client.get(path)
+        assert _fast_served(client, path).content == first.content
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_prepared_statements")
+        assert cursor.fetchone()[0] == 0
