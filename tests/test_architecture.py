@@ -15,6 +15,7 @@ MAX_LINES = 600
 # Function-level imports that stay, each with the reason written beside it in the code.
 ALLOWED_FUNCTION_IMPORTS = {
     ("games/apps.py", "games.receivers"),  # Django app loading: receivers connect in ready()
+    ("tournaments/apps.py", "tournaments.receivers"),  # the same
     ("tournaments/pairing/swiss.py", "networkx"),  # slow to import, seldom needed
 }
 

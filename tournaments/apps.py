@@ -8,9 +8,6 @@ class TournamentsConfig(AppConfig):
     name = "tournaments"
 
     def ready(self) -> None:
-        # Django's documented place for connecting receivers: models are loaded only now.
-        from django.contrib.auth.signals import user_logged_in
-
-        from tournaments.receivers import player_language_remember
-
-        user_logged_in.connect(player_language_remember, dispatch_uid="kz-player-language")
+        # Django app loading: receivers connect once the models are ready, so this import
+        # waits until now (the login signal sets a player's language of mails).
+        from tournaments import receivers  # noqa: F401

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.signals import user_logged_in
+from django.dispatch import receiver
 from django.http import HttpRequest
 
 from tournaments.models import Player
 from tournaments.services.accounts import player_language_set
 
 
+@receiver(user_logged_in, dispatch_uid="kz-player-language")
 def player_language_remember(sender: Any, request: HttpRequest | None, user: Any, **_: Any) -> None:
     """On login, the language of the page logged in from (the /it/, /fr/, /de/ prefix or the
     browser's choice) becomes the player's language of mails."""
