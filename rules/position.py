@@ -524,12 +524,19 @@ class Position:
         table = FORWARD_REGION_BB if self.rules.forward else REGION_BB
         mine = self.occ[side]
         theirs = self.occ[1 - side]
+        # Bit r set: the squad's warriors all stand in region r (a loop, not a generator per
+        # region: every placement of a record asks).
+        fits_mine = fits_theirs = 0
+        for r in (0, 1, 2):
+            region = table[r]
+            if not mine & ~region:
+                fits_mine |= 1 << r
+            if not theirs & ~region:
+                fits_theirs |= 1 << r
         allowed = 0
-        for r1 in range(3):
-            if mine & ~table[r1]:
-                continue
-            if any(r2 != r1 and not theirs & ~table[r2] for r2 in range(3)):
-                allowed |= table[r1]
+        for r in (0, 1, 2):
+            if fits_mine >> r & 1 and fits_theirs & ~(1 << r):
+                allowed |= table[r]
         return allowed & ~(mine | theirs)
 
     def _region_of_squad(self, side: int) -> int:
