@@ -319,13 +319,18 @@ def _validator_row(sql: str, params: tuple[object, ...]) -> tuple[object, ...] |
             with psycopg.ClientCursor(raw) as cursor:  # as Django's own
                 cursor.execute(sql, params)
                 return cursor.fetchone()
-        if raw.prepare_threshold is None:
-            # Django turns psycopg's prepared statements off; with a threshold never reached
-            # only those asked for (these) are prepared: Django's cursors never prepare.
+        # Django turns psycopg's prepared statements off (a threshold of None); they are
+        # on for this query only, with a threshold never reached: only it is prepared, and
+        # Django's own queries are neither counted nor prepared.
+        threshold = raw.prepare_threshold
+        if threshold is None:
             raw.prepare_threshold = PREPARE_WHEN_ASKED
-        with psycopg.Cursor(raw) as cursor:
-            cursor.execute(sql, params, prepare=True)
-            return cursor.fetchone()
+        try:
+            with psycopg.Cursor(raw) as cursor:
+                cursor.execute(sql, params, prepare=True)
+                return cursor.fetchone()
+        finally:
+            raw.prepare_threshold = threshold
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchone()
