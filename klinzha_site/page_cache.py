@@ -307,7 +307,7 @@ def _validator_row(sql: str, params: tuple[object, ...]) -> tuple[object, ...] |
     """The row the validator's query reads now. On PostgreSQL, with the connection open and
     no transaction under way (a request's), a statement prepared on the connection itself:
     no health check of its own before it (the query is one, see _validator_holds) and no
-    planning after its first run (the player page's join took five times longer to plan
+    planning after its first run (the player page's join took four times longer to plan
     than to run)."""
     raw = connection.connection
     if (
