@@ -22,8 +22,10 @@ from rules.kinta_combat import (
     INITIAL_STRENGTH,
     MOVER,
     Combatant,
+    CombatResult,
     base_damage,
     cast_combat,
+    combat_strengths,
     format_casts,
     parse_cast_notes,
     parse_casts,
@@ -823,6 +825,47 @@ def test_random_cast_rounds_never_crash(rounds):
         r = resolve_combat(SWIFT_150, BLOCKADER_100, rounds)
         assert min(r.strengths) <= 0 < max(r.strengths)
         assert resolve_combat(SWIFT_150, BLOCKADER_100, r.casts) == r
+
+
+def _outcome(fn, *args):
+    try:
+        return fn(*args)
+    except IllegalMoveError as exc:
+        return exc.code, exc.article, exc.params
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 7), max_size=7), max_size=30))
+def test_combat_strengths_as_resolve_combat(rounds):
+    # The validator's replay for the outcome alone: the same strengths, the same refusals.
+    full = _outcome(resolve_combat, SWIFT_150, BLOCKADER_100, rounds)
+    fast = _outcome(combat_strengths, SWIFT_150, BLOCKADER_100, rounds)
+    assert fast == (full.strengths if isinstance(full, CombatResult) else full)
+
+
+def test_combat_strengths_of_cast_combats():
+    for seed in range(60):
+        a = Combatant(GREEN, FENCER, 110 + seed)
+        d = Combatant(GOLD, seed % 6 + 1, 125)
+        r = cast_combat(a, d, random.Random(seed))
+        assert combat_strengths(a, d, r.casts) == r.strengths
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 12), min_size=1, max_size=7), min_size=1, max_size=6))
+def test_written_rounds_read_as_the_loop_reads_them(rounds):
+    # The writer's form is read by look-ups, any other by the loop: the same rounds.
+    text = " " + "; ".join(" ".join(map(str, r)) for r in rounds)
+    expected = tuple(tuple(r) for r in rounds)
+    for variant in (
+        text,
+        text.strip(),
+        text.replace(" ", ",", 2),
+        text + " ",
+        text.replace("; ", ";"),
+    ):
+        assert parse_casts(variant) == expected
+    assert _outcome(parse_casts, text + ";")[0] == "empty_cast_round"
 
 
 def test_position_strings_hold_kinta_details():
