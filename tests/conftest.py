@@ -74,6 +74,16 @@ def _fresh_cache() -> None:
     standings_memo_clear()
 
 
+@pytest.fixture(autouse=True)
+def _default_language() -> None:
+    """Each test starts in the site's default language: a request to an /it/ page leaves
+    Italian active in the thread (LocaleMiddleware activates, nothing deactivates), and a
+    later test calling a service directly would read its messages in Italian."""
+    from django.utils import translation
+
+    translation.deactivate()
+
+
 @pytest.fixture(scope="session")
 def celery_worker_process(django_db_setup, django_db_blocker):  # type: ignore[no-untyped-def]
     """A real worker when Redis is configured; without it tasks run in-process anyway."""
