@@ -80,6 +80,16 @@ for _o, _rays in enumerate(FLIER_RAYS):
             if _step >= 2:
                 FLIER_TO[_o][_b.bit_length() - 1] = _over
             _over |= _b
+# FLIER_LANDS[o]: where a Flier on `o` lands with no Blockader in its way; FLIER_SHADE[o][b]:
+# those of them it may not land on while a Blockader stands on `b` (one look-up a Blockader
+# instead of a walk over FLIER_TO on every move generated).
+FLIER_LANDS: Final = [0] * len(RAYS)
+FLIER_SHADE: Final = [[0] * len(RAYS) for _ in RAYS]
+for _o, _landings in enumerate(FLIER_TO):
+    for _t, _over in _landings.items():
+        FLIER_LANDS[_o] |= BIT[_t]
+        for _s in iter_bits(_over):
+            FLIER_SHADE[_o][_s] |= BIT[_t]
 
 
 class ItalianPosition(Position):
@@ -244,15 +254,16 @@ class ItalianPosition(Position):
     def _reach(self, o: int, kind: int, passable: int) -> int:
         if kind != FLIER:
             return super()._reach(o, kind, passable)
+        return self._flier_reach(o)
+
+    def _flier_reach(self, o: int) -> int:
         # Over warriors and fields, but not over a Blockader (of either side).
-        blks = 0
-        for b in self.blk:
-            if b >= 0:
-                blks |= BIT[b]
-        reach = 0
-        for t, over in FLIER_TO[o].items():
-            if not over & blks:
-                reach |= BIT[t]
+        reach = FLIER_LANDS[o]
+        b0, b1 = self.blk
+        if b0 >= 0:
+            reach &= ~FLIER_SHADE[o][b0]
+        if b1 >= 0:
+            reach &= ~FLIER_SHADE[o][b1]
         return reach
 
     def _blockader_zone_bars(self, side: int, carrying: bool = False) -> int:
@@ -260,9 +271,28 @@ class ItalianPosition(Position):
         return self.goals_bb()
 
     def _dests(self, o: int, kind: int, side: int, carrying: bool = False) -> int:
-        d = super()._dests(o, kind, side, carrying)
-        eg = self.goal[1 - side]
-        if kind == BLOCKADER and eg >= 0 and self.occ[side] != BIT[o]:
+        # Position._dests (paths cross ablated triangles here) in one call, as move generation
+        # asks it for every warrior: the Flier's reach read from its tables.
+        enemy = 1 - side
+        own = self.occ[side]
+        opp = self.occ[enemy]
+        eb = self.blk[enemy]
+        ezoc = NB[eb] if eb >= 0 else 0
+        if kind == FLIER:
+            d = self._flier_reach(o)
+        else:
+            d = Position._reach(self, o, kind, BOARD & ~(own | opp | ezoc))
+        d &= ~(own | ezoc | self.holes)
+        if eb >= 0:
+            d &= ~BIT[eb]
+        clouds = self.rules.cloud_bb
+        if clouds:
+            d &= ~(clouds & opp)
+        if kind != BLOCKADER:
+            return d
+        d = self._blockader_dests(side, d, carrying)
+        eg = self.goal[enemy]
+        if eg >= 0 and own != BIT[o]:
             # Only a Blockader left alone on the board may capture the enemy Goal.
             d &= ~BIT[eg]
         return d
@@ -324,17 +354,65 @@ class ItalianPosition(Position):
 
     # --- goal safety (strict) -----------------------------------------------------------------
     def _attacks_goal(self, attacker: int) -> bool:
-        g = self.goal[1 - attacker]
+        """Whether one of `attacker`'s warriors may move onto the enemy Goal (its _dests hold
+        the Goal), read from the Goal outwards as _attack_map reads it, stopping at the first."""
+        side = 1 - attacker
+        g = self.goal[side]
         if g < 0:
             return False
-        gb = BIT[g]
-        sqs = self.sq
-        # Only warriors within a walk's reach of the Goal, or on a Flier's line to it, can.
-        near = NEAR4[g] | (self.kbb[attacker][FLIER] & FLIER_NEAR[g])
-        return any(
-            self._dests(o, sqs[o] & 7, attacker) & gb
-            for o in iter_bits(self._movable(attacker) & near)
-        )
+        dblk = self.blk[side]
+        dzoc = NB[dblk] if dblk >= 0 else 0
+        if BIT[g] & dzoc:
+            return False
+        ab = self.blk[attacker]
+        foes = self.occ[attacker]
+        # Trapped warriors do not move; only those within a walk's reach can strike.
+        free = foes & ~(dzoc | (NB[ab] if ab >= 0 else 0))
+        kb = self.kbb[attacker]
+        fliers = kb[FLIER] & free & FLIER_NEAR[g]
+        if fliers:
+            blks = (BIT[ab] if ab >= 0 else 0) | (BIT[dblk] if dblk >= 0 else 0)
+            for o in iter_bits(fliers):
+                over = FLIER_TO[o].get(g)
+                if over is not None and not over & blks:
+                    return True
+        near = free & NEAR4[g] & ~kb[FLIER]
+        if not near:
+            return False
+        passable = BOARD & ~(self.occ[side] | foes | dzoc)
+        r1 = NB[g]
+        vang = kb[VANGUARD] & near
+        if vang:
+            if self.rules.power_vanguards:
+                if vang & (r1 | neighbours_bb(r1 & passable)):
+                    return True
+            elif vang & r1:
+                return True
+        lancer = kb[LANCER] & near
+        if lancer:
+            for ray in LANCER_RAYS[g]:
+                for b in ray:
+                    if b & lancer:
+                        return True
+                    if not b & passable:
+                        break
+        fencer = kb[FENCER] & near
+        if fencer & r1:
+            return True
+        swift = kb[SWIFT] & near
+        # Only a Blockader left alone may capture, not a held Goal, its field clear of Goals.
+        blk = kb[BLOCKADER] & near if foes == kb[BLOCKADER] and not self.sq[g] else 0
+        if not (fencer | swift | blk):
+            return False
+        r2 = neighbours_bb(r1 & passable)
+        if blk & (r1 | r2) and not r1 & (self.goals_bb() | dzoc):
+            return True
+        if not (fencer | swift):
+            return False
+        r3 = neighbours_bb(r2 & passable)
+        if fencer & (r2 | r3):
+            return True
+        return bool(swift & (r2 | r3 | neighbours_bb(r3 & passable)) & ~r1)
 
     def is_in_jeopardy(self, side: int) -> bool:
         return self._attacks_goal(1 - side)
@@ -360,6 +438,10 @@ class ItalianPosition(Position):
         if BIT[g] & dzoc:
             return 0, 0
         free = foes & ~(dzoc | (NB[ab] if ab >= 0 else 0))
+        if not free & (NEAR4[g] | FLIER_NEAR[g]):
+            # No warrior that could strike stands near: no move of the defender's (but its
+            # Blockader's, judged with a map of its own) brings one, so nothing need be read.
+            return 0, 0
         kb = self.kbb[a]
         att = 0
         fliers = kb[FLIER] & free & FLIER_NEAR[g]
