@@ -1010,7 +1010,6 @@ class Position:
                     yield item
 
             safe = self.is_battle_move_safe
-            carried = False
             g = self.goal[side]
             if g >= 0 and self._maps_hold(side):
                 own = self.occ[side]
@@ -1040,17 +1039,16 @@ class Position:
                         for t in iter_bits(carry):
                             if safe(side, o, t, kind, True):
                                 return True
-                    carried = True
+                    return self._blocks_attack(side, take(), att, read)
             rest = []
             for o, kind, ok, slow in self._safe_battle_dests(side, take(), exact=False):
                 if ok:
                     return True
                 rest.append((o, kind, slow))
-            if not carried:
-                for o, kind, _d, carry in taken:
-                    for t in iter_bits(carry):
-                        if safe(side, o, t, kind, True):
-                            return True
+            for o, kind, _d, carry in taken:
+                for t in iter_bits(carry):
+                    if safe(side, o, t, kind, True):
+                        return True
             return any(
                 safe(side, o, t, kind, False) for o, kind, slow in rest for t in iter_bits(slow)
             )
@@ -1065,6 +1063,32 @@ class Position:
                 if safe(side, o, t, kind, True):
                     return True
             for t in iter_bits(d):
+                if safe(side, o, t, kind, False):
+                    return True
+        return False
+
+    def _blocks_attack(
+        self, side: int, dests: Iterable[tuple[int, int, int, int]], att: int, read: int
+    ) -> bool:
+        """_any_safe's last resort with the Goal in jeopardy by `att` (the map's attackers,
+        `read` the squares it read), its kills of a lone attacker and its carries already
+        tried: a capture, or a move found safe among those that may close the paths.
+
+        Leaving a square only opens paths, so once a warrior has moved each attacker it
+        does not kill still has the paths the map found; a move that saves the Goal ends on
+        one of them (or onto the Goal, to hold it), unless it is the Blockader's, whose zone
+        moves. Judging those alone spares a map a warrior.
+        """
+        safe = self.is_battle_move_safe
+        eg = self._goal_to_capture(side)
+        capture = 1 << eg if eg >= 0 else 0
+        g = self.goal[side]
+        # A lone attacker's kills were tried; with more, no kill alone saves the Goal.
+        closing = (read | (1 << g)) & ~att if not att & (att - 1) else read | (1 << g)
+        for o, kind, d, _carry in dests:
+            if d & capture:
+                return True
+            for t in iter_bits(d if kind == BLOCKADER else d & closing):
                 if safe(side, o, t, kind, False):
                     return True
         return False
