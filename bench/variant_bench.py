@@ -101,7 +101,8 @@ class Config:
     positions: int = 6
     roots: int = 3
     into_battle: int = 30
-    budget: float = 0.6
+    # Long enough that the fastest round is not all spent in one slow second of a shared host.
+    budget: float = 1.2
     rounds: int = 2
     records: int = 30
     max_plies: int = 120
