@@ -22,6 +22,8 @@ from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.http import http_date
 from django.utils.translation import get_language
 
+from klinzha_site.memo import ProcessMemo
+
 logger = logging.getLogger("klinzha_site.cache")
 
 # A page in the cache is public: if one of these is in it, a secret or a person's session
@@ -256,31 +258,8 @@ class _FastEntry:
     headers: tuple[tuple[str, str], ...]
 
 
-class _FastTier:
-    """Requests (path, query, language inputs) to the pages they were answered with."""
-
-    def __init__(self, max_entries: int) -> None:
-        self.max_entries = max_entries
-        self._entries: OrderedDict[str, _FastEntry] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: str) -> _FastEntry | None:
-        with self._lock:
-            return self._entries.get(key)
-
-    def put(self, key: str, entry: _FastEntry) -> None:
-        with self._lock:
-            self._entries[key] = entry
-            self._entries.move_to_end(key)
-            while len(self._entries) > self.max_entries:
-                self._entries.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._entries.clear()
-
-
-_fast = _FastTier(10_000)
+# Requests (path, query, language inputs) to how they were last answered.
+_fast: ProcessMemo[_FastEntry] = ProcessMemo(size=10_000)
 
 
 def _fast_key(request: HttpRequest) -> str | None:

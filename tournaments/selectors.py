@@ -9,8 +9,8 @@ from typing import Any
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils.translation import gettext
 
+from klinzha_site.memo import ProcessMemo
 from tournaments.audit import audit_head
-from tournaments.memo import ProcessMemo
 from tournaments.models import (
     AuditEntry,
     ByeRequest,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tournaments.memo import ProcessMemo
+from klinzha_site.memo import ProcessMemo
 
 
 def test_the_least_recently_used_goes_first():
