@@ -206,6 +206,7 @@ def _entrant_register(request: HttpRequest, t: Tournament, form: EntrantForm) ->
             club=form.cleaned_data["club"],
             rating=form.cleaned_data["rating"] or 0,
             user=request.user,
+            tournament=t,
         )
     return services.registration_create(tournament=t, player=player, user=request.user)
 

@@ -15,9 +15,11 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
-from tournaments.models import AuditEntry, Tournament
+from tournaments.models import AuditEntry, SiteAudit, Tournament
 
 GENESIS = "0" * 64
+# The hash new entries are written with: version 2 binds the chain (entry_hash's scope).
+HASH_VERSION = 2
 
 
 class Action(StrEnum):
@@ -46,6 +48,11 @@ class Action(StrEnum):
     SPINDLE_CHOICE = "game.spindle_choice"
     CLOCK_ADJUSTMENT = "game.clock_adjustment"
     CLOCK_ADJUSTMENT_REVOKED = "game.clock_adjustment_revoked"
+    PLAYER_INVITED = "player_invited"
+    REGISTRATION = "registration"
+    LATE_ENTRY = "late_entry"
+    BYE_REQUEST = "bye_request"
+    BYE_REQUEST_CANCELLED = "bye_request_cancelled"
 
 
 # How the arbiter's page names each action, in the reader's language (the trail itself, the
@@ -73,6 +80,11 @@ ACTION_LABELS: dict[str, Any] = {
     Action.SPINDLE_CHOICE: gettext_lazy("spindle choice"),
     Action.CLOCK_ADJUSTMENT: gettext_lazy("clock adjustment"),
     Action.CLOCK_ADJUSTMENT_REVOKED: gettext_lazy("clock adjustment revoked"),
+    Action.PLAYER_INVITED: gettext_lazy("player invited"),
+    Action.REGISTRATION: gettext_lazy("registration"),
+    Action.LATE_ENTRY: gettext_lazy("late entry"),
+    Action.BYE_REQUEST: gettext_lazy("bye requested"),
+    Action.BYE_REQUEST_CANCELLED: gettext_lazy("requested bye cancelled"),
 }
 
 
@@ -104,11 +116,18 @@ def entry_hash(
     after: Any,
     created_at: str,
     key: bytes | None = None,
+    version: int = 1,
+    scope: Any = None,
 ) -> str:
     """HMAC-SHA256 under `key` of an entry's fields; without a key the plain SHA-256 the
-    chains were written with before keyed hashes (kept to carry them over)."""
+    chains were written with before keyed hashes (kept to carry them over). Version 2 also
+    covers the version and the chain's `scope` (chain_scope): an entry moved to another
+    chain no longer verifies. Version 1 is the body entries were written with before."""
+    fields = [prev_hash, seq, actor, action, object_type, object_id, before, after, created_at]
+    if version >= 2:
+        fields += [version, scope]
     body = json.dumps(
-        [prev_hash, seq, actor, action, object_type, object_id, before, after, created_at],
+        fields,
         sort_keys=True,
         ensure_ascii=False,
         separators=(",", ":"),
@@ -119,8 +138,21 @@ def entry_hash(
     return hmac.new(key, body, hashlib.sha256).hexdigest()
 
 
-def stored_entry_hash(e: AuditEntry, *, prev_hash: str, key: bytes | None) -> str:
-    """The hash of a stored entry's fields, following `prev_hash`."""
+def chain_scope(tournament: Tournament | None) -> list[Any]:
+    """What a version 2 hash binds: the tournament's id and slug (the name its published
+    head is checked under), or the site's chain."""
+    if tournament is None:
+        return ["site"]
+    return ["tournament", tournament.pk, tournament.slug]
+
+
+def stored_entry_hash(
+    e: AuditEntry, *, prev_hash: str, key: bytes | None, scope: Any = None
+) -> str:
+    """The hash of a stored entry's fields, following `prev_hash`, in the chain `scope`
+    (by default the one the entry is stored in)."""
+    if scope is None and e.hash_version >= 2:
+        scope = chain_scope(e.tournament)
     return entry_hash(
         prev_hash=prev_hash,
         seq=e.seq,
@@ -132,6 +164,8 @@ def stored_entry_hash(e: AuditEntry, *, prev_hash: str, key: bytes | None) -> st
         after=e.after,
         created_at=e.created_at.isoformat(),
         key=key,
+        version=e.hash_version,
+        scope=scope,
     )
 
 
@@ -171,7 +205,33 @@ def audit_append_many(
     # The tournament's row first, as every service locks it (FOR NO KEY UPDATE, as
     # tournaments.services.common.tournament_lock does: this module sits below the services).
     Tournament.objects.select_for_update(no_key=True).filter(pk=tournament.pk).first()
+    return _append_locked(tournament=tournament, user=user, items=items)
+
+
+@transaction.atomic
+def audit_site_append(
+    *,
+    user: Any,
+    action: Action,
+    obj: Any = None,
+    object_type: str = "",
+    before: Any = None,
+    after: Any = None,
+) -> AuditEntry:
+    """Log a change that belongs to no tournament (a player's account, an invitation) in
+    the site's own chain. Its one row is locked last, after any tournament and player."""
+    SiteAudit.objects.get_or_create(pk=1)
+    SiteAudit.objects.select_for_update().get(pk=1)
+    item = AuditItem(action=action, obj=obj, object_type=object_type, before=before, after=after)
+    return _append_locked(tournament=None, user=user, items=[item])[0]
+
+
+def _append_locked(
+    *, tournament: Tournament | None, user: Any, items: list[AuditItem]
+) -> list[AuditEntry]:
+    """Append to the chain of `tournament` (None: the site's), whose lock the caller holds."""
     key_id, key = audit_key_current()
+    scope = chain_scope(tournament)
     last = AuditEntry.objects.filter(tournament=tournament).order_by("-seq").first()
     seq = last.seq if last else 0
     prev = last.hash if last else GENESIS
@@ -195,6 +255,8 @@ def audit_append_many(
             after=after,
             created_at=now.isoformat(),
             key=key,
+            version=HASH_VERSION,
+            scope=scope,
         )
         entries.append(
             AuditEntry(
@@ -210,6 +272,7 @@ def audit_append_many(
                 prev_hash=prev,
                 hash=digest,
                 key_id=key_id,
+                hash_version=HASH_VERSION,
             )
         )
         prev = digest
@@ -222,9 +285,10 @@ def _as_json(value: Any) -> Any:
     return json.loads(json.dumps(value, default=str)) if value is not None else None
 
 
-def audit_head(*, tournament: Tournament) -> dict[str, Any] | None:
-    """The chain's head to publish ({"seq", "hash"} of the last entry; None before any):
-    anyone who kept a copy can later show that entries were removed or rewritten."""
+def audit_head(*, tournament: Tournament | None) -> dict[str, Any] | None:
+    """The chain's head to publish ({"seq", "hash"} of the last entry; None before any) of
+    a tournament's chain (None: the site's): anyone who kept a copy can later show that
+    entries were removed or rewritten."""
     last = AuditEntry.objects.filter(tournament=tournament).order_by("-seq").first()
     return {"seq": last.seq, "hash": last.hash} if last is not None else None
 
@@ -240,39 +304,58 @@ def audit_head_parse(text: str) -> tuple[int, str]:
     return int(seq), digest
 
 
+def _entry_problem(
+    e: AuditEntry, *, prev: str, keys: dict[str, bytes], scope: Any, version: int
+) -> str:
+    """What is wrong with one entry following `prev` in the chain `scope`, after entries of
+    hash version up to `version`; "" when nothing."""
+    if e.prev_hash != prev:
+        return f"entry {e.seq} does not follow entry {e.seq - 1}"
+    if not e.key_id:
+        return f"entry {e.seq} has no keyed hash"
+    if e.hash_version not in (1, HASH_VERSION):
+        return f"entry {e.seq} has an unknown hash version {e.hash_version}"
+    if e.hash_version < version:
+        # Written in order, so a chain never goes back to the hash that binds no chain.
+        return f"entry {e.seq} has an older hash version than the entry before it"
+    key = keys.get(e.key_id)
+    if key is None:
+        return (
+            f"entry {e.seq} was written with audit key {e.key_id!r}, which is not "
+            "configured (KZ_AUDIT_KEY or KZ_AUDIT_RETIRED_KEYS)"
+        )
+    digest = stored_entry_hash(e, prev_hash=prev, key=key, scope=scope)
+    if not hmac.compare_digest(digest, e.hash):
+        # For version 2 this is also an entry moved here from another chain.
+        return f"entry {e.seq} was changed after it was written"
+    return ""
+
+
 def audit_verify(
-    *, tournament: Tournament, head: tuple[int, str] | None = None
+    *, tournament: Tournament | None, head: tuple[int, str] | None = None
 ) -> tuple[bool, int, str]:
-    """(intact, entries checked, what is wrong) for a tournament's chain: each entry's keyed
-    hash, each link, no gap; with a published `head` (seq, hash) also that the chain still
-    reaches it unchanged, so that removing the newest entries or rewriting the chain with
-    fresh hashes shows."""
+    """(intact, entries checked, what is wrong) for a tournament's chain (None: the site's):
+    each entry's keyed hash (version 2 bound to this chain), each link, no gap; with a
+    published `head` (seq, hash) also that the chain still reaches it unchanged, so that
+    removing the newest entries or rewriting the chain with fresh hashes shows. Without a
+    head, entries removed from the end leave a well-formed chain: nothing can show it."""
     keys = audit_keys()
+    scope = chain_scope(tournament)
     prev = GENESIS
     expected_seq = 1
     count = 0
+    version = 1
     at_head = None
     for e in AuditEntry.objects.filter(tournament=tournament).order_by("seq").iterator():
         count += 1
         if e.seq != expected_seq:
             return False, count, f"entry {expected_seq} is missing (found {e.seq})"
-        if e.prev_hash != prev:
-            return False, count, f"entry {e.seq} does not follow entry {e.seq - 1}"
-        if not e.key_id:
-            return False, count, f"entry {e.seq} has no keyed hash"
-        key = keys.get(e.key_id)
-        if key is None:
-            return (
-                False,
-                count,
-                f"entry {e.seq} was written with audit key {e.key_id!r}, which is not "
-                "configured (KZ_AUDIT_KEY or KZ_AUDIT_RETIRED_KEYS)",
-            )
-        if not hmac.compare_digest(stored_entry_hash(e, prev_hash=prev, key=key), e.hash):
-            return False, count, f"entry {e.seq} was changed after it was written"
+        problem = _entry_problem(e, prev=prev, keys=keys, scope=scope, version=version)
+        if problem:
+            return False, count, problem
         if head is not None and e.seq == head[0]:
             at_head = e.hash
-        prev = e.hash
+        prev, version = e.hash, e.hash_version
         expected_seq += 1
     if head is not None:
         seq, digest = head

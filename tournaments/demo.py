@@ -59,7 +59,7 @@ def demo_load(*, rounds_played: int = 4) -> tuple[Tournament, str, str, bool]:
         if club_name not in clubs:
             clubs[club_name] = services.club_create(name=club_name)
         player = services.player_create(
-            name=name, club=clubs[club_name], rating=rating, federation="KLI"
+            name=name, club=clubs[club_name], rating=rating, federation="KLI", tournament=tournament
         )
         services.registration_create(tournament=tournament, player=player)
     rng = random.Random(2026)

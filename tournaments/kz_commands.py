@@ -43,8 +43,15 @@ def register(subparsers: Any) -> None:
 
     p = subparsers.add_parser("audit", help="the audit trail")
     sub_audit = p.add_subparsers(dest="audit_action", required=True)
-    ver = sub_audit.add_parser("verify", help="check a tournament's hash chain")
-    ver.add_argument("slug")
+    ver = sub_audit.add_parser(
+        "verify", help="check a tournament's hash chain (or with --site, the site's chain)"
+    )
+    ver.add_argument("slug", nargs="?", default=None)
+    ver.add_argument(
+        "--site",
+        action="store_true",
+        help="the site's own chain: players' accounts and invitations, of no tournament",
+    )
     ver.add_argument(
         "--head",
         default=None,
@@ -157,11 +164,28 @@ def handle_pair(options: dict[str, Any], stdout: IO[str], stderr: IO[str]) -> in
     return 0
 
 
-def handle_audit_verify(options: dict[str, Any], stdout: IO[str], stderr: IO[str]) -> int:
+# Said whenever no head is given: a chain cut at its end is still a well-formed chain.
+TAIL_UNCHECKED = (
+    "deletions at the tail cannot be detected without a saved head: verify again with "
+    "--head SEQ:HASH"
+)
+HEAD_PUBLISHED = (
+    "the last published head is on the tournament's page, in the API's audit_head "
+    "(/api/tournaments/{slug}/) and in crosstable.json (/t/{slug}/crosstable.json)"
+)
+SITE_HEAD = "the site's chain publishes no head: keep the head printed here to check later"
 
-    tournament = _tournament(options["slug"], stderr)
-    if tournament is None:
+
+def handle_audit_verify(options: dict[str, Any], stdout: IO[str], stderr: IO[str]) -> int:
+    """A tournament's chain (SLUG) or the site's (--site), against a saved head if given."""
+    tournament = None
+    if options.get("site") == bool(options.get("slug")):
+        stderr.write("name a tournament's SLUG, or --site for the site's chain (not both)\n")
         return 2
+    if not options.get("site"):
+        tournament = _tournament(options["slug"], stderr)
+        if tournament is None:
+            return 2
     head = None
     if options.get("head"):
         try:
@@ -170,11 +194,18 @@ def handle_audit_verify(options: dict[str, Any], stdout: IO[str], stderr: IO[str
             stderr.write(f"--head: {exc}\n")
             return 2
     ok, count, problem = audit_verify(tournament=tournament, head=head)
+    where = SITE_HEAD if tournament is None else HEAD_PUBLISHED.format(slug=tournament.slug)
+    now = audit_head(tournament=tournament)
     if options.get("json"):
         out = {"valid": ok, "entries": count, "problem": problem or None}
-        stdout.write(json.dumps({**out, "head": audit_head(tournament=tournament)}) + "\n")
-    else:
-        stdout.write(f"{count} entries: {'intact' if ok else 'TAMPERED: ' + problem}\n")
+        extra = {"tail_checked": head is not None, "published_head": where}
+        stdout.write(json.dumps({**out, "head": now, **extra}) + "\n")
+        return 0 if ok else 1
+    stdout.write(f"{count} entries: {'intact' if ok else 'TAMPERED: ' + problem}\n")
+    if now is not None:
+        stdout.write(f"head: {now['seq']}:{now['hash']}\n")
+    if head is None:
+        stdout.write(f"note: {TAIL_UNCHECKED}; {where}\n")
     return 0 if ok else 1
 
 

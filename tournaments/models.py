@@ -45,6 +45,17 @@ class Player(models.Model):
     # The language the player's mails are written in: the one they last logged in with, or
     # the arbiter's when invited; blank until then (the site's default).
     language = models.CharField(_("language of mails"), max_length=8, blank=True, default="")
+    # Who manages the player (edits them, links their account, invites them): the organizer
+    # who made them, or whose event's page an arbiter made them on; null, staff only.
+    # Registering the player into an event neither gives nor takes this (roles.py).
+    managed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="managed_players",
+        verbose_name=_("managed by"),
+    )
 
     class Meta:
         ordering = ["name"]
@@ -482,9 +493,12 @@ class Penalty(models.Model):
 
 class AuditEntry(models.Model):
     """One change, chained to the previous entry of its tournament by a keyed hash
-    (HMAC-SHA256 under the audit key `key_id`) so that editing or removing an entry shows."""
+    (HMAC-SHA256 under the audit key `key_id`) so that editing or removing an entry shows.
+    Entries of no tournament (players' accounts) form the site's own chain."""
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="audit")
+    tournament = models.ForeignKey(
+        Tournament, null=True, blank=True, on_delete=models.PROTECT, related_name="audit"
+    )
     seq = models.PositiveIntegerField()
     actor = models.CharField(max_length=150, blank=True)
     action = models.CharField(max_length=40)
@@ -498,11 +512,19 @@ class AuditEntry(models.Model):
     # Which audit key (KZ_AUDIT_KEY_ID) hashed the entry, so that keys can be rotated; empty
     # for a plain SHA-256 written before keyed hashes, which no longer verifies.
     key_id = models.CharField(max_length=32, blank=True, default="")
+    # What the hash covers (audit.entry_hash): 1, the entry's fields (entries written before
+    # issue 22); 2, also the chain it belongs to, so that chains cannot be swapped.
+    hash_version = models.PositiveSmallIntegerField(default=1)
 
     class Meta:
         ordering = ["tournament", "seq"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "seq"], name="one_audit_seq"),
+            models.UniqueConstraint(
+                fields=["seq"],
+                condition=models.Q(tournament__isnull=True),
+                name="one_site_audit_seq",
+            ),
         ]
 
     def save(self, *args: object, **kwargs: object) -> None:
@@ -512,6 +534,11 @@ class AuditEntry(models.Model):
 
     def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
         raise PermissionError("the audit trail is append-only")
+
+
+class SiteAudit(models.Model):
+    """The site's audit chain has no tournament row to lock: this one row is locked instead
+    while an entry is appended, so that its entries are numbered one by one."""
 
 
 class PairingJob(models.Model):

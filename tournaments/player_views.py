@@ -20,7 +20,7 @@ from klinzha_site.errors import Conflict
 from tournaments import player_selectors, selectors
 from tournaments.models import Player
 from tournaments.permissions import errors_text
-from tournaments.roles import user_is_official, user_may_edit_player, user_player
+from tournaments.roles import user_is_official, user_may_invite_player, user_player
 from tournaments.services.accounts import player_invite
 
 
@@ -64,11 +64,15 @@ def my_games(request: HttpRequest) -> HttpResponse:
 @login_required
 def invite(request: HttpRequest, pk: int) -> HttpResponse:
     """An official makes the player's account: the player gets a link to set its password.
-    Who may is the one rule of linking an account (roles.user_may_edit_player)."""
+    Who may is the rule of linking an account to a player who has none
+    (roles.user_may_invite_player)."""
     player = get_object_or_404(Player, pk=pk)
-    if not user_may_edit_player(user=request.user, player=player):
+    if not user_may_invite_player(user=request.user, player=player):
         raise PermissionDenied(
-            _("only staff or the organizer of every event this player entered may invite them")
+            _(
+                "only staff, or the organizer who manages this player while they are in one "
+                "of that organizer's events, may invite them"
+            )
         )
     status = 200
     error = ""

@@ -73,25 +73,71 @@ def role_require(*, user: Any, tournament: Tournament, role: Role) -> None:
         raise PermissionDenied(refusals.get(role) or gettext("only its officials may do that"))
 
 
-def user_may_edit_player(*, user: Any, player: Player) -> bool:
-    """Players are shared across events, so an arbiter (or organizer) of one event must not
-    take over a player of another by registering them: staff, the player themself, or the
-    organizer of every event the player entered (any organizer for a player in none) may
-    change the player or the account linked to them."""
+def user_may_manage_player(*, user: Any, player: Player) -> bool:
+    """Players are shared across events, so who manages one is not read from their
+    registrations (registering a player into one's event neither gives nor takes it): staff,
+    or the organizer who manages them (Player.managed_by, player_manager_of)."""
     if user is None:
         return True  # the system itself
     if not getattr(user, "is_authenticated", False):
         return False
-    if user.is_staff or (player.user_id is not None and player.user_id == user.pk):
+    if user.is_staff:
         return True
-    organizers = set(
-        Tournament.objects.filter(registrations__player=player).values_list(
-            "organizer_id", flat=True
+    return player.managed_by_id is not None and player.managed_by_id == user.pk
+
+
+def user_may_edit_player(*, user: Any, player: Player) -> bool:
+    """Change a player's name, club, federation or rating: who manages them, or the player."""
+    if user is not None and player.user_id is not None and player.user_id == user.pk:
+        return True
+    return user_may_manage_player(user=user, player=player)
+
+
+def user_may_invite_player(*, user: Any, player: Player) -> bool:
+    """Make and link an account for a player who has none: staff, or the organizer who
+    manages them while the player is in one of that organizer's own events (a player in no
+    event has no trail of theirs to show it: staff only)."""
+    if user is None or (getattr(user, "is_authenticated", False) and user.is_staff):
+        return True
+    if not user_may_manage_player(user=user, player=player):
+        return False
+    return Tournament.objects.filter(registrations__player=player, organizer=user).exists()
+
+
+def player_link_require(*, user: Any, player: Player, account: Any) -> None:
+    """Raise PermissionDenied, saying why, unless `user` may link `account` to `player`
+    (None: unlink). Only staff link an account to a player who has one or unlink another's;
+    the player may unlink themself; an organizer links only as user_may_invite_player."""
+    if user is None or (getattr(user, "is_authenticated", False) and user.is_staff):
+        return
+    if not getattr(user, "is_authenticated", False):
+        raise PermissionDenied(gettext("log in first"))
+    if player.user_id is not None and player.user_id == user.pk:
+        if account is not None and account.pk != user.pk:
+            raise PermissionDenied(
+                gettext("a player may unlink their own account, not give it away")
+            )
+        return
+    if player.user_id is not None:
+        if account is not None and account.pk == player.user_id:
+            if user_may_manage_player(user=user, player=player):
+                return  # linked already: nothing changes
+        raise PermissionDenied(gettext("only staff may change the account of a player who has one"))
+    if not user_may_invite_player(user=user, player=player):
+        raise PermissionDenied(
+            gettext(
+                "only staff, or the organizer who manages this player while they are in one "
+                "of that organizer's events, may link an account to them"
+            )
         )
-    )
-    if not organizers:
-        return user_is_organizer(user)
-    return organizers == {user.pk}
+
+
+def player_manager_of(*, user: Any, tournament: Tournament | None = None) -> Any:
+    """Who manages a player `user` makes: `tournament`'s organizer when made for it (an
+    arbiter's entrant, an imported file), else `user` if an organizer, else nobody (staff)."""
+    if tournament is not None:
+        return tournament.organizer
+    return user if user_is_organizer(user) else None
 
 
 def user_player(user: Any) -> Player | None:

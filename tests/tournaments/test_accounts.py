@@ -28,7 +28,7 @@ def event():
     t = services.tournament_create(
         name="Club Night", slug="club-night", start_date=date(2026, 11, 20), organizer=organizer
     )
-    p = services.player_create(name="Ann Smith", rating=1800)
+    p = services.player_create(name="Ann Smith", rating=1800, user=organizer)
     services.registration_create(tournament=t, player=p)
     return t, p, organizer
 

@@ -28,7 +28,7 @@ def event(organizer):
         name="Club Night", slug="club-night", start_date=date(2026, 11, 20), organizer=organizer
     )
     for i, name in enumerate(["Ann", "Bob", "Cid", "Dax", "Eve"]):
-        p = services.player_create(name=name, rating=1800 - 100 * i)
+        p = services.player_create(name=name, rating=1800 - 100 * i, user=organizer)
         services.registration_create(tournament=t, player=p)
     return t
 

@@ -10,7 +10,15 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 
 from tests.tournaments.services.factories import event_make, officials_make
-from tournaments.audit import GENESIS, Action, audit_append, audit_keys, audit_verify, entry_hash
+from tournaments.audit import (
+    GENESIS,
+    Action,
+    audit_append,
+    audit_keys,
+    audit_verify,
+    chain_scope,
+    entry_hash,
+)
 from tournaments.models import AuditEntry, Tournament
 
 HASH_FIELDS = {
@@ -29,7 +37,7 @@ HASH_FIELDS = {
 @pytest.fixture
 def ctx(db):  # type: ignore[no-untyped-def]
     officials = officials_make()
-    t, _ = event_make(officials)
+    t, _ = event_make(officials, names=())  # no registrations: their entries come first
     return t, officials
 
 
@@ -45,6 +53,8 @@ def recomputed(e: AuditEntry) -> str:
         after=e.after,
         created_at=e.created_at.isoformat(),
         key=audit_keys()[e.key_id],
+        version=e.hash_version,
+        scope=chain_scope(e.tournament),
     )
 
 

@@ -41,9 +41,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture
 def chain(db):  # type: ignore[no-untyped-def]
-    """A tournament with five audit entries; its published head."""
+    """A tournament with five audit entries (no entrants: registrations are audited too);
+    its published head."""
     officials = officials_make()
-    t, _ = event_make(officials)
+    t, _ = event_make(officials, names=())
     for n in range(5):
         audit_append(tournament=t, user=officials.arbiter, action=Action.RESULT, after={"n": n})
     head = audit_head(tournament=t)
@@ -64,9 +65,11 @@ def _kz_verify(slug: str, *extra: str) -> tuple[int, dict[str, object]]:
 def test_entries_carry_an_hmac_under_the_audit_key_not_a_plain_sha256(chain):
     t, _ = chain
     e = AuditEntry.objects.get(tournament=t, seq=1)
+    # Version 2 (issue 22): the fields, then the version and the chain (id and slug).
+    assert e.hash_version == 2
     body = json.dumps(
         [GENESIS, 1, e.actor, e.action, e.object_type, e.object_id, e.before, e.after]
-        + [e.created_at.isoformat()],
+        + [e.created_at.isoformat(), 2, ["tournament", t.pk, t.slug]],
         sort_keys=True,
         ensure_ascii=False,
         separators=(",", ":"),
@@ -85,10 +88,12 @@ def test_an_intact_chain_verifies_with_and_without_its_head(chain):
     # a head published earlier still holds as the chain grows
     audit_append(tournament=t, user=None, action=Action.RESULT)
     assert audit_verify(tournament=t, head=head) == (True, 6, "")
-    assert _kz_verify(t.slug, "--head", f"{head[0]}:{head[1]}") == (
+    code, out = _kz_verify(t.slug, "--head", f"{head[0]}:{head[1]}")
+    assert (code, {k: out[k] for k in ("valid", "entries", "problem", "head")}) == (
         0,
         {"valid": True, "entries": 6, "problem": None, "head": audit_head(tournament=t)},
     )
+    assert out["tail_checked"] is True
 
 
 def test_the_newest_entries_removed_are_found_against_the_published_head(chain):
@@ -195,7 +200,7 @@ def test_kz_audit_verify_refuses_a_malformed_head(chain):
     # the command without a head works as before
     out = io.StringIO()
     call_command("kz", "audit", "verify", t.slug, stdout=out)
-    assert out.getvalue() == "5 entries: intact\n"
+    assert out.getvalue().splitlines()[0] == "5 entries: intact"
 
 
 def test_the_head_is_published_on_the_page_in_the_api_and_crosstable_json_not_in_trf(chain):
@@ -232,6 +237,8 @@ def test_results_and_rounds_are_read_only_in_the_admin(chain, client):
     t, _ = chain
     admin = get_user_model().objects.create_superuser("root", password="pw-root-12345")
     client.force_login(admin)
+    for name in ("Ann", "Bob"):
+        services.registration_create(tournament=t, player=services.player_create(name=name))
     ids = list(t.registrations.values_list("player_id", flat=True))
     rnd = services.round_create(tournament=t, pairings=[(ids[0], ids[1])])
     game = rnd.games.get()

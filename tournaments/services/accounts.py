@@ -21,8 +21,9 @@ from django.utils.text import slugify
 from django.utils.translation import gettext
 
 from klinzha_site.errors import Conflict
+from tournaments.audit import Action, audit_site_append
 from tournaments.models import Player
-from tournaments.roles import user_may_edit_player
+from tournaments.roles import user_may_invite_player
 from tournaments.services.entrants import player_link_user
 
 logger = logging.getLogger(__name__)
@@ -102,12 +103,14 @@ def _invite_send(*, to: str, player_name: str, username: str, link: str, languag
 @transaction.atomic
 def player_invite(*, player: Player, email: str, user: Any, site_url: str) -> Invitation:
     """Make an account for a player who has none, link it (entrants.player_link_user, who
-    may is roles.user_may_edit_player) and mail its set-password link once committed."""
+    may is roles.user_may_invite_player), write it to the site's audit chain and mail its
+    set-password link once committed."""
     stored = Player.objects.get(pk=player.pk)
-    if not user_may_edit_player(user=user, player=stored):
+    if not user_may_invite_player(user=user, player=stored):
         raise PermissionDenied(
             gettext(
-                "only staff or the organizer of every event this player entered may invite them"
+                "only staff, or the organizer who manages this player while they are in one "
+                "of that organizer's events, may invite them"
             )
         )
     if stored.user_id is not None:
@@ -130,6 +133,13 @@ def player_invite(*, player: Player, email: str, user: Any, site_url: str) -> In
     account.set_unusable_password()
     account.save()
     linked = player_link_user(player=stored, account=account, user=user)
+    # The account's name, not the address: the chain keeps what it is given for good.
+    audit_site_append(
+        user=user,
+        action=Action.PLAYER_INVITED,
+        obj=linked,
+        after={"player": linked.name, "account": account.get_username()},
+    )
     if not linked.language:
         # Until they log in themselves, the player reads the arbiter's language.
         player_language_set(player=linked, language=translation.get_language() or "")

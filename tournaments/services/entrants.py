@@ -9,9 +9,9 @@ from django.db import transaction
 from django.utils.translation import gettext
 
 from klinzha_site.errors import Conflict
-from tournaments.audit import Action, audit_append
+from tournaments.audit import Action, audit_append, audit_site_append
 from tournaments.models import ByeRequest, Club, ForbiddenPair, Player, Registration, Tournament
-from tournaments.roles import user_may_edit_player
+from tournaments.roles import player_link_require, player_manager_of, user_may_edit_player
 from tournaments.services.common import (
     require_arbiter,
     require_official,
@@ -35,10 +35,18 @@ def club_create(*, name: str, user: Any = None, **fields: Any) -> Club:
 
 @transaction.atomic
 def player_create(
-    *, name: str, club: Club | None = None, user: Any = None, **fields: Any
+    *,
+    name: str,
+    club: Club | None = None,
+    user: Any = None,
+    tournament: Tournament | None = None,
+    **fields: Any,
 ) -> Player:
+    """A new player, managed by `tournament`'s organizer when made for it, else by its
+    maker if an organizer (roles.player_manager_of)."""
     require_official(user)
-    player = Player(name=name, club=club, **fields)
+    manager = player_manager_of(user=user, tournament=tournament)
+    player = Player(name=name, club=club, managed_by=manager, **fields)
     if isinstance(player.rating, int) and not 0 <= player.rating <= RATING_MAX:
         raise ValidationError(
             {
@@ -59,7 +67,7 @@ PLAYER_FIELDS = ("name", "club", "federation", "rating")
 def player_update(*, player: Player, user: Any = None, **fields: Any) -> Player:
     """Rename a player or change their club, federation or rating (a registration keeps
     the rating it was entered with): the pages of every event they entered show it at once.
-    Staff, the organizer of the player's events or the player (roles.user_may_edit_player)."""
+    Staff, the organizer who manages the player or the player (roles.user_may_edit_player)."""
     unknown = sorted(set(fields) - set(PLAYER_FIELDS))
     if unknown:
         raise ValidationError(
@@ -67,7 +75,7 @@ def player_update(*, player: Player, user: Any = None, **fields: Any) -> Player:
         )
     if user is not None and not user_may_edit_player(user=user, player=player):
         raise PermissionDenied(
-            gettext("only staff, the organizer of this player's events or the player may do that")
+            gettext("only staff, the organizer who manages this player or the player may do that")
         )
     # The one lock order: their tournaments (in id order) before the player.
     for tournament_id in sorted(set(player.registrations.values_list("tournament_id", flat=True))):
@@ -91,31 +99,27 @@ def player_update(*, player: Player, user: Any = None, **fields: Any) -> Player:
 @transaction.atomic
 def player_link_user(*, player: Player, account: Any, user: Any = None) -> Player:
     """Link a player to a user account (or unlink with None), so that they can submit and
-    sign their records and see their penalties: staff, the organizer of the player's events,
-    or the player (to unlink themself) may (roles.user_may_edit_player)."""
+    sign their records and see their penalties; who may is roles.player_link_require. A
+    change is written to the site's audit chain and to the trail of each of their events."""
     stored = Player.objects.get(pk=player.pk)  # its link as stored, not as the caller saw it
-    if not user_may_edit_player(user=user, player=stored):
-        raise PermissionDenied(
-            gettext("only staff, the organizer of this player's events or the player may do that")
-        )
-    if user is not None and not user.is_staff and account is not None:
-        giving_away = stored.user_id == user.pk != account.pk
-    else:
-        giving_away = False
-    if giving_away:
-        raise PermissionDenied(gettext("a player may unlink their own account, not give it away"))
+    player_link_require(user=user, player=stored, account=account)
     # The tournaments whose trails this writes are locked before the player, in id order:
     # a registration being stored holds its tournament and then refers to the player.
     for tournament_id in sorted(set(player.registrations.values_list("tournament_id", flat=True))):
         tournament_lock(tournament_id)
     locked = Player.objects.select_for_update().get(pk=player.pk)
+    if locked.user_id != stored.user_id:  # changed while we waited: decide again
+        player_link_require(user=user, player=locked, account=account)
     if account is not None:
         taken = Player.objects.filter(user=account).exclude(pk=locked.pk).first()
         if taken is not None:
             raise ValidationError(
                 {"account": gettext("already linked to player %(name)s") % {"name": taken.name}}
             )
-    before = locked.user.get_username() if locked.user else None
+    if locked.user_id == (account.pk if account is not None else None):
+        return locked  # nothing changes, nothing to write
+    before = {"account": locked.user.get_username() if locked.user else None}
+    after = {"account": account.get_username() if account else None}
     locked.user = account
     locked.save(update_fields=["user"])
     for reg in locked.registrations.select_related("tournament"):
@@ -124,9 +128,12 @@ def player_link_user(*, player: Player, account: Any, user: Any = None) -> Playe
             user=user,
             action=Action.PLAYER_ACCOUNT,
             obj=locked,
-            before={"account": before},
-            after={"account": account.get_username() if account else None},
+            before=before,
+            after=after,
         )
+    audit_site_append(
+        user=user, action=Action.PLAYER_ACCOUNT, obj=locked, before=before, after=after
+    )
     return locked
 
 
@@ -177,6 +184,18 @@ def registration_create(
     )
     reg.full_clean()
     reg.save()
+    audit_append(
+        tournament=tournament,
+        user=user,
+        action=Action.LATE_ENTRY if paired else Action.REGISTRATION,
+        obj=reg,
+        after={
+            "player": player.name,
+            "first_round": first_round,
+            "start_rank": rank,
+            "rating": reg.rating,
+        },
+    )
     standings_bump(tournament)
     return reg
 
@@ -361,7 +380,17 @@ def bye_request_create(
                 % {"rounds_planned": registration.tournament.rounds_planned}
             }
         )
-    bye, _ = ByeRequest.objects.get_or_create(registration=registration, round_number=round_number)
+    bye, made = ByeRequest.objects.get_or_create(
+        registration=registration, round_number=round_number
+    )
+    if made:
+        audit_append(
+            tournament=tournament,
+            user=user,
+            action=Action.BYE_REQUEST,
+            obj=registration,
+            after={"player": registration.player.name, "round": round_number},
+        )
     return bye
 
 
@@ -379,6 +408,14 @@ def bye_request_cancel(*, registration: Registration, round_number: int, user: A
     deleted, _ = ByeRequest.objects.filter(
         registration=registration, round_number=round_number
     ).delete()
+    if deleted:
+        audit_append(
+            tournament=registration.tournament,
+            user=user,
+            action=Action.BYE_REQUEST_CANCELLED,
+            obj=registration,
+            before={"player": registration.player.name, "round": round_number},
+        )
     return deleted
 
 

@@ -14,7 +14,7 @@ from tournaments.services.common import require_arbiter, tournament_lock
 from tournaments.services.entrants import club_create, player_create, registration_create
 
 
-def _player_for(line: EntrantLine, user: Any) -> Player:
+def _player_for(line: EntrantLine, user: Any, tournament: Tournament) -> Player:
     """The one known player of that name (and club, when given), else a new one."""
     known = Player.objects.filter(name=line.name)
     if line.club:
@@ -25,7 +25,9 @@ def _player_for(line: EntrantLine, user: Any) -> Player:
     club = None
     if line.club:
         club = Club.objects.filter(name=line.club).first() or club_create(name=line.club, user=user)
-    return player_create(name=line.name, club=club, rating=line.rating, user=user)
+    return player_create(
+        name=line.name, club=club, rating=line.rating, user=user, tournament=tournament
+    )
 
 
 @transaction.atomic
@@ -51,7 +53,7 @@ def entrants_bulk_register(
         seen.add(line.name.casefold())
         try:
             with transaction.atomic():  # a savepoint: the other lines are still tried
-                player = _player_for(line, user)
+                player = _player_for(line, user, tournament)
                 done.append(registration_create(tournament=tournament, player=player, user=user))
         except ValidationError as exc:
             found = exc.message_dict if hasattr(exc, "error_dict") else {"": exc.messages}

@@ -95,7 +95,9 @@ def trf_import(*, text: str, organizer: Any = None) -> TrfImport:
     player_of: dict[int, Player] = {}
     for tp in sorted(trf.players, key=lambda p: p.start_rank):
         span = player_span(trf, tp)
-        player = player_create(name=tp.name, rating=tp.rating, federation=tp.federation)
+        player = player_create(
+            name=tp.name, rating=tp.rating, federation=tp.federation, tournament=tournament
+        )
         Registration.objects.create(
             tournament=tournament,
             player=player,

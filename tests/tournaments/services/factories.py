@@ -47,7 +47,11 @@ def event_make(
     t.chief_arbiter = officials.chief
     t.save(update_fields=["organizer", "chief_arbiter"])
     t.arbiters.add(officials.arbiter, officials.arbiter2)
-    players = [services.player_create(name=n, rating=2000 - 100 * i) for i, n in enumerate(names)]
+    # Made for the event: its organizer manages them (issue 22).
+    players = [
+        services.player_create(name=n, rating=2000 - 100 * i, tournament=t)
+        for i, n in enumerate(names)
+    ]
     for p in players:
         services.registration_create(tournament=t, player=p)
     return t, players

@@ -9,6 +9,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from tests.tournaments.services.factories import event_make, round_make
 from tournaments import pairing_selectors, services
+from tournaments.audit import audit_verify
 from tournaments.models import AuditEntry, ByeRequest, Player, Registration, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -56,20 +57,26 @@ def test_the_organizer_links_a_player_of_their_tournament(officials, event):
     assert entry.before == {"account": None} and entry.after == {"account": "kor"}
 
 
-def test_unlinking_is_audited_in_every_tournament_of_the_player(officials, event):
+def test_unlinking_is_audited_in_every_tournament_of_the_player_and_the_sites_chain(
+    officials, event
+):
     t, (ann, *_) = event
     other, _ = event_make(officials, slug="other-open", names=("Zed",))
     services.registration_create(tournament=other, player=ann)
     kor = account("kor")
     services.player_link_user(player=ann, account=kor)
-    services.player_link_user(player=ann, account=None, user=officials.organizer)
+    # Issue 22: the organizer no longer unlinks a player's account; the player (or staff) may.
+    with pytest.raises(PermissionDenied, match="only staff may change the account"):
+        services.player_link_user(player=ann, account=None, user=officials.organizer)
+    services.player_link_user(player=ann, account=None, user=kor)
     assert Player.objects.get(pk=ann.pk).user is None
-    for tournament in (t, other):
+    for tournament in (t, other, None):
         entries = AuditEntry.objects.filter(tournament=tournament, action="player_account")
         assert [(e.before, e.after) for e in entries.order_by("seq")] == [
             ({"account": None}, {"account": "kor"}),
             ({"account": "kor"}, {"account": None}),
         ]
+    assert audit_verify(tournament=None) == (True, 2, "")
 
 
 def test_an_account_links_to_one_player_only(officials, event):
@@ -86,8 +93,8 @@ def test_an_account_links_to_one_player_only(officials, event):
 
 def test_an_arbiter_of_another_event_cannot_take_a_player_over(officials, event):
     """Issue 14: register this event's player into one's own event (allowed: players are
-    shared), then link them to one's own account: refused, even to that event's organizer,
-    as long as the player is in an event someone else organizes."""
+    shared), then link them to one's own account: refused. Issue 22: the registration takes
+    nothing from the organizer who manages the player."""
     t, (ann, *_) = event
     rival = account("rival")
     theirs = services.tournament_create(
@@ -99,10 +106,9 @@ def test_an_arbiter_of_another_event_cannot_take_a_player_over(officials, event)
     services.registration_create(tournament=theirs, player=ann, user=rival)
     with pytest.raises(PermissionDenied):
         services.player_link_user(player=ann, account=rival, user=rival)
-    # Nor may this event's organizer alone link a player who is also in the rival's event.
-    with pytest.raises(PermissionDenied):
-        services.player_link_user(player=ann, account=account("kor"), user=officials.organizer)
     assert Player.objects.get(pk=ann.pk).user is None
+    kor = account("kor")
+    assert services.player_link_user(player=ann, account=kor, user=officials.organizer).user == kor
 
 
 def test_a_player_may_unlink_but_not_give_away_their_account(officials, event):
@@ -119,7 +125,7 @@ def test_arbiters_of_other_tournaments_may_not_link(officials, event):
     other, _ = event_make(officials, slug="other-open", names=("Zed",))
     outsider = account("outsider")
     other.arbiters.add(outsider)
-    with pytest.raises(PermissionDenied, match="only staff, the organizer"):
+    with pytest.raises(PermissionDenied, match="only staff, or the organizer who manages"):
         services.player_link_user(player=ann, account=account("kor"), user=outsider)
     with pytest.raises(PermissionDenied):
         services.player_link_user(player=ann, account=account("kang"), user=officials.stranger)
@@ -128,19 +134,29 @@ def test_arbiters_of_other_tournaments_may_not_link(officials, event):
     assert services.player_link_user(player=ann, account=outsider, user=staff).user == outsider
 
 
-def test_a_player_registered_nowhere_is_linked_by_any_organizer(officials, event):
+def test_a_player_registered_nowhere_is_linked_by_staff_only(officials, event):
+    """Issue 22 item 1: not even the organizer who made them (no event's trail of theirs
+    would show it); staff may, and the site's chain records it."""
     from django.contrib.auth.models import Permission
 
-    loner = services.player_create(name="Loner")
-    kor = account("kor")
-    for user in (officials.stranger, officials.arbiter):
-        with pytest.raises(PermissionDenied):
-            services.player_link_user(player=loner, account=kor, user=user)
     maker = account("maker")
     maker.user_permissions.add(Permission.objects.get(codename="add_tournament"))
     maker = get_user_model().objects.get(pk=maker.pk)
-    assert services.player_link_user(player=loner, account=kor, user=maker).user == kor
-    assert not AuditEntry.objects.filter(action="player_account").exists()
+    loner = services.player_create(name="Loner", user=maker)
+    assert loner.managed_by == maker
+    kor = account("kor")
+    for user in (officials.stranger, officials.arbiter, maker):
+        with pytest.raises(PermissionDenied):
+            services.player_link_user(player=loner, account=kor, user=user)
+    staff = get_user_model().objects.create_user("staff", password="pw-staff-123", is_staff=True)
+    assert services.player_link_user(player=loner, account=kor, user=staff).user == kor
+    assert not AuditEntry.objects.filter(tournament__isnull=False, action="player_account")
+    (entry,) = AuditEntry.objects.filter(tournament=None, action="player_account")
+    assert (entry.actor, entry.object_id, entry.after) == (
+        "staff",
+        str(loner.pk),
+        {"account": "kor"},
+    )
 
 
 # registration_reinstate
