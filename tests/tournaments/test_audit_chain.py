@@ -273,3 +273,143 @@ def test_production_refuses_to_start_without_an_audit_key():
         check=False,
     )
     assert proc.returncode != 0 and "KZ_AUDIT_KEY" in proc.stderr
+
+
+def _swap_chains(a, b) -> None:  # type: ignore[no-untyped-def]
+    """What someone with write access to the table does: give each event the other's whole
+    chain (through a third event, as each (tournament, seq) is unique)."""
+    from tournaments.models import Tournament
+
+    parked = Tournament.objects.create(name="Parked", slug="parked", start_date=a.start_date)
+    AuditEntry.objects.filter(tournament=a).update(tournament=parked)
+    AuditEntry.objects.filter(tournament=b).update(tournament=a)
+    AuditEntry.objects.filter(tournament=parked).update(tournament=b)
+
+
+def test_swapping_two_events_whole_chains_is_found(chain):
+    """Issue 22 item 9: each entry's hash binds its tournament (id and slug)."""
+    t, head = chain
+    officials = officials_make_again()
+    other, _ = event_make(officials, slug="other-open", names=())
+    for n in range(5):
+        audit_append(tournament=other, user=None, action=Action.RESULT, after={"n": n})
+    assert audit_verify(tournament=other)[0]
+    _swap_chains(t, other)
+    assert audit_verify(tournament=t) == (False, 1, "entry 1 was changed after it was written")
+    assert not audit_verify(tournament=other)[0]
+    code, out = _kz_verify(t.slug)
+    assert code == 1 and out["valid"] is False
+
+
+def officials_make_again():  # type: ignore[no-untyped-def]
+    """A second event's officials (the chain fixture made the first ones)."""
+    from tests.tournaments.services.factories import Officials
+
+    User = get_user_model()
+    names = ("org2", "chief2", "arb2", "arb2b", "nobody2")
+    return Officials(*(User.objects.create_user(n, password=f"pw-{n}-12345") for n in names))
+
+
+def _append_v1(t, n: int) -> AuditEntry:  # type: ignore[no-untyped-def]
+    """An entry as the code before issue 22 wrote it: hash version 1, no chain bound."""
+    from django.utils import timezone
+
+    last = AuditEntry.objects.filter(tournament=t).order_by("-seq").first()
+    seq, prev = (last.seq + 1, last.hash) if last else (1, GENESIS)
+    now = timezone.now()
+    digest = entry_hash(
+        prev_hash=prev,
+        seq=seq,
+        actor="arbiter",
+        action="result",
+        object_type="",
+        object_id="",
+        before=None,
+        after={"n": n},
+        created_at=now.isoformat(),
+        key=settings.KZ_AUDIT_KEY.encode(),
+    )
+    return AuditEntry.objects.create(
+        tournament=t,
+        seq=seq,
+        actor="arbiter",
+        action="result",
+        object_type="",
+        object_id="",
+        after={"n": n},
+        created_at=now,
+        prev_hash=prev,
+        hash=digest,
+        key_id=settings.KZ_AUDIT_KEY_ID,
+    )
+
+
+def test_old_version_1_entries_and_heads_saved_before_still_verify(db):
+    officials = officials_make()
+    t, _ = event_make(officials, names=())
+    for n in range(3):
+        _append_v1(t, n)
+    assert AuditEntry.objects.filter(tournament=t, hash_version=1).count() == 3
+    saved = audit_head(tournament=t)
+    assert saved is not None
+    head = (saved["seq"], saved["hash"])
+    assert audit_verify(tournament=t, head=head) == (True, 3, "")
+    # new entries follow them with version 2; the old head still holds
+    e = audit_append(tournament=t, user=None, action=Action.RESULT)
+    assert (e.seq, e.hash_version, e.prev_hash) == (4, 2, head[1])
+    assert audit_verify(tournament=t, head=head) == (True, 4, "")
+    # a version 2 entry turned back into version 1 no longer verifies
+    AuditEntry.objects.filter(pk=e.pk).update(hash_version=1)
+    assert audit_verify(tournament=t) == (False, 4, "entry 4 was changed after it was written")
+    AuditEntry.objects.filter(pk=e.pk).update(hash_version=2)
+    AuditEntry.objects.filter(tournament=t, seq=2).update(hash_version=2)
+    ok, _, problem = audit_verify(tournament=t)
+    assert not ok and problem.startswith("entry 2 was changed")
+
+
+def test_kz_audit_verify_without_a_head_says_what_it_cannot_see(chain):
+    t, (seq, digest) = chain
+    out = io.StringIO()
+    call_command("kz", "audit", "verify", t.slug, stdout=out)
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "5 entries: intact"
+    assert lines[1] == f"head: {seq}:{digest}"
+    assert "deletions at the tail cannot be detected without a saved head" in lines[2]
+    assert f"/api/tournaments/{t.slug}/" in lines[2] and "crosstable.json" in lines[2]
+    code, data = _kz_verify(t.slug)
+    assert code == 0 and data["tail_checked"] is False
+    assert "tournament's page" in str(data["published_head"])
+    # with a head, no such note
+    out = io.StringIO()
+    call_command("kz", "audit", "verify", t.slug, "--head", f"{seq}:{digest}", stdout=out)
+    assert "cannot be detected" not in out.getvalue()
+
+
+def test_kz_audit_verify_site_checks_the_sites_own_chain(db):
+    officials = officials_make()
+    t, (ann, *_) = event_make(officials, names=("Ann",))
+    account = get_user_model().objects.create_user("ann", password="pw-ann-12345")
+    services.player_link_user(player=ann, account=account, user=officials.organizer)
+    services.player_link_user(player=ann, account=None, user=account)
+    site = AuditEntry.objects.filter(tournament=None).order_by("seq")
+    assert [(e.seq, e.action, e.hash_version) for e in site] == [
+        (1, "player_account", 2),
+        (2, "player_account", 2),
+    ]
+    saved = f"{site.last().seq}:{site.last().hash}"
+    out = io.StringIO()
+    call_command("kz", "audit", "verify", "--site", stdout=out)
+    assert out.getvalue().startswith("2 entries: intact\n")
+    assert "the site's chain publishes no head" in out.getvalue()
+    # removing the newest entry shows only against the saved head
+    AuditEntry.objects.filter(tournament=None, seq=2).delete()
+    out = io.StringIO()
+    call_command("kz", "audit", "verify", "--site", stdout=out)
+    assert out.getvalue().startswith("1 entries: intact\n")
+    err = io.StringIO()
+    with pytest.raises(SystemExit) as exc:
+        call_command("kz", "audit", "verify", "--site", "--head", saved, stdout=out, stderr=err)
+    assert exc.value.code == 1 and "entries were removed" in out.getvalue()
+    with pytest.raises(SystemExit) as exc:
+        call_command("kz", "audit", "verify", t.slug, "--site", stderr=err)
+    assert exc.value.code == 2 and "not both" in err.getvalue()

@@ -322,3 +322,87 @@ def test_players_carry_over_with_the_default_language_of_mails() -> None:
     moved = new.get_model("tournaments", "Player").objects.get(pk=kor.pk)
     assert (moved.name, moved.rating, moved.language) == ("Kor", 1850, "")
     _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_players_get_the_organizer_who_manages_them_and_old_chains_keep_verifying() -> None:
+    """Issue 22: a player is managed by the one organizer of the events they entered (today's
+    rule), else by nobody (staff); audit entries written before keep hash version 1 and
+    still verify, with the head saved before."""
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
+
+    from tournaments.audit import GENESIS, audit_verify, entry_hash
+
+    before = [("tournaments", "0014_player_language")]
+    old = _migrate(before).loader.project_state(before).apps
+    User = old.get_model(*settings.AUTH_USER_MODEL.split("."))
+    org, rival = User.objects.create(username="org"), User.objects.create(username="rival")
+    Tournament = old.get_model("tournaments", "Tournament")
+    mine, mine2, theirs, nobodys = (
+        Tournament.objects.create(name=s, slug=s, start_date=date(2026, 1, 1), organizer=o)
+        for s, o in (("mine", org), ("mine2", org), ("theirs", rival), ("nobodys", None))
+    )
+    Player = old.get_model("tournaments", "Player")
+    Registration = old.get_model("tournaments", "Registration")
+    entered = {
+        "only-mine": [mine, mine2],
+        "shared": [mine, theirs],
+        "in-an-event-without-organizer": [mine, nobodys],
+        "in-none": [],
+    }
+    players = {}
+    for name, events in entered.items():
+        players[name] = Player.objects.create(name=name)
+        for rank, t in enumerate(events, start=1):
+            Registration.objects.create(tournament=t, player=players[name], start_rank=rank)
+    Entry = old.get_model("tournaments", "AuditEntry")
+    prev, key = GENESIS, settings.KZ_AUDIT_KEY.encode()
+    for seq in (1, 2):
+        now = timezone.now()
+        digest = entry_hash(
+            prev_hash=prev,
+            seq=seq,
+            actor="org",
+            action="result",
+            object_type="",
+            object_id="",
+            before=None,
+            after={"n": seq},
+            created_at=now.isoformat(),
+            key=key,
+        )
+        Entry.objects.create(
+            tournament=mine,
+            seq=seq,
+            actor="org",
+            action="result",
+            object_type="",
+            object_id="",
+            after={"n": seq},
+            created_at=now,
+            prev_hash=prev,
+            hash=digest,
+            key_id=settings.KZ_AUDIT_KEY_ID,
+        )
+        prev = digest
+
+    after = [("tournaments", "0015_player_manager_site_audit")]
+    new = _migrate(after).loader.project_state(after).apps
+    managed = dict(new.get_model("tournaments", "Player").objects.values_list("name", "managed_by"))
+    assert managed == {
+        "only-mine": org.pk,
+        "shared": None,
+        "in-an-event-without-organizer": None,
+        "in-none": None,
+    }
+    entries = new.get_model("tournaments", "AuditEntry").objects.order_by("seq")
+    assert list(entries.values_list("hash_version", flat=True)) == [1, 1]
+    assert new.get_model("tournaments", "SiteAudit").objects.filter(pk=1).exists()
+    _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+    from tournaments.models import Tournament as CurrentTournament
+
+    current = CurrentTournament.objects.get(pk=mine.pk)
+    assert audit_verify(tournament=current, head=(2, prev)) == (True, 2, "")
+    assert get_user_model().objects.filter(username="org").exists()
