@@ -17,7 +17,7 @@ from rest_framework.test import APIClient
 
 from games.models import ClockAdjustment, RecordSubmission
 from tournaments import services
-from tournaments.models import ForbiddenPair, Game, Penalty, Player, Round
+from tournaments.models import AuditEntry, ForbiddenPair, Game, Penalty, Player, Round
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()
@@ -28,15 +28,18 @@ ROLES = [
     "player",
     "other_player",  # a player of another event
     "other_arbiter",  # an arbiter (and the organizer) of another event
+    "foreign_arbiter",  # an arbiter (not the organizer) of another event
     "arbiter",
     "chief",
-    "organizer",
+    "organizer",  # organizes this event and made its players (so manages them)
+    "staff",
 ]
-ARBITERS = {"arbiter", "chief", "organizer"}
-CHIEFS = {"chief", "organizer"}
-ORGANIZER = {"organizer"}
-OFFICIALS = ARBITERS | {"other_arbiter"}
-ORGANIZERS_ANYWHERE = {"organizer", "other_arbiter"}  # other_arbiter organizes its own event
+ARBITERS = {"arbiter", "chief", "organizer", "staff"}
+CHIEFS = {"chief", "organizer", "staff"}
+ORGANIZER = {"organizer", "staff"}
+OFFICIALS = ARBITERS | {"other_arbiter", "foreign_arbiter"}
+# other_arbiter organizes its own event
+ORGANIZERS_ANYWHERE = {"organizer", "other_arbiter", "staff"}
 SIGNED_IN = set(ROLES) - {"anonymous"}
 
 
@@ -55,6 +58,8 @@ class World:
 
 def build_world() -> World:
     users = {name: User.objects.create_user(name, password=f"pw-{name}-123") for name in ROLES[1:]}
+    users["staff"].is_staff = True
+    users["staff"].save(update_fields=["is_staff"])
     add = Permission.objects.get(codename="add_tournament")
     users["organizer"].user_permissions.add(add)
     users["other_arbiter"].user_permissions.add(add)
@@ -71,17 +76,19 @@ def build_world() -> World:
     other = services.tournament_create(
         name="Other", slug="other", start_date=date(2026, 11, 1), organizer=users["other_arbiter"]
     )
-    other.arbiters.add(users["other_arbiter"])
-    outsider = services.player_create(name="Outsider")
+    other.arbiters.add(users["other_arbiter"], users["foreign_arbiter"])
+    outsider = services.player_create(name="Outsider", tournament=other)
     services.registration_create(tournament=other, player=outsider)
     outsider.user = users["other_player"]
     outsider.save()
-    players = [services.player_create(name=f"P{i}", rating=2000 - i) for i in range(4)]
+    players = [
+        services.player_create(name=f"P{i}", rating=2000 - i, tournament=t) for i in range(4)
+    ]
     for p in players:
         services.registration_create(tournament=t, player=p)
     players[0].user = users["player"]
     players[0].save()
-    spare = services.player_create(name="Spare")
+    spare = services.player_create(name="Spare", user=users["organizer"])  # in no event
     services.round_create(
         tournament=t, pairings=[(players[0].pk, players[1].pk), (players[2].pk, players[3].pk)]
     )
@@ -222,7 +229,7 @@ def page_upload(url: str) -> Call:
 T = "/api/tournaments/perm-open"
 A = "/arbiter/t/perm-open"
 OTHER = "/api/tournaments/other"
-ORGANIZER_OR_SELF = {"organizer", "player"}
+SELF_OR_STAFF = {"player", "staff"}
 
 
 def api_as(user: Any) -> APIClient:
@@ -238,6 +245,20 @@ def takeover(w: World, user: Any) -> Any:
     api.post(OTHER + "/registrations/", {"player": w.player.pk}, format="json")
     name = user.get_username() if user is not None else ""
     return api.post(f"/api/players/{w.player.pk}/account/", {"username": name}, format="json")
+
+
+def link_after_foreign_registration(w: World, user: Any, client: Client) -> Any:
+    """Issue 22 item 2: another event registers this event's account-less player (as its
+    arbiter would); linking them stays with those who manage the player."""
+    services.registration_create(tournament=w.outsider.registrations.get().tournament, player=p1(w))
+    return api_as(user).post(
+        f"/api/players/{p1(w).pk}/account/", {"username": "stranger"}, format="json"
+    )
+
+
+def p1(w: World) -> Player:
+    """An account-less player of this event (the second of board 1)."""
+    return w.game.second
 
 
 def foreign_penalty(w: World, user: Any) -> Any:
@@ -266,14 +287,35 @@ ENDPOINTS: list[tuple[str, Call, set[str]]] = [
     ("api club create", api_post("/api/clubs/", {"name": "New Club"}), OFFICIALS),
     ("api player create", api_post("/api/players/", {"name": "Newbie"}), OFFICIALS),
     (
-        "api player account",
+        # Issue 22: unlinking an account is the player's own (or staff's), not the organizer's.
+        "api player account: unlink oneself",
         api_post("/api/players/{w.player.pk}/account/", {"username": ""}),
-        {"organizer", "player"},  # the organizer of the player's events, or the player
+        SELF_OR_STAFF,
     ),
     (
         "api player account of another event's player",
         api_post("/api/players/{w.outsider.pk}/account/", {"username": ""}),
-        {"other_player", "other_arbiter"},  # other_arbiter organizes the other event
+        {"other_player", "staff"},
+    ),
+    (
+        "api player account: link an account-less player",
+        api_post("/api/players/{w.game.second_id}/account/", {"username": "stranger"}),
+        ORGANIZER,  # the organizer who manages them, in their own event
+    ),
+    (
+        "api player account: re-link a player who has an account",
+        api_post("/api/players/{w.player.pk}/account/", {"username": "stranger"}),
+        {"staff"},
+    ),
+    (
+        "api player account: link a player in no event",
+        api_post("/api/players/{w.spare.pk}/account/", {"username": "stranger"}),
+        {"staff"},  # not even the organizer who made them
+    ),
+    (
+        "api player account: link after another event registered the player",
+        link_after_foreign_registration,
+        ORGANIZER,  # the registration gave other_arbiter nothing, took nothing from organizer
     ),
     (
         "api register another event's player",
@@ -466,12 +508,23 @@ ENDPOINTS: list[tuple[str, Call, set[str]]] = [
         page_post(A + "/byes/", lambda w: {"player": w.player.pk, "round_number": 4}),
         ARBITERS,
     ),
-    ("arbiter account", page_post(A + "/accounts/", lambda w: {"player": w.player.pk}), ORGANIZER),
+    # Unlinking the player's account: no longer the organizer's (issue 22).
+    ("arbiter account", page_post(A + "/accounts/", lambda w: {"player": w.player.pk}), {"staff"}),
+    (
+        "arbiter account: link an account-less player",
+        page_post(A + "/accounts/", lambda w: {"player": p1(w).pk, "account": "stranger"}),
+        ORGANIZER,
+    ),
     # Issue 15: an invitation makes and links an account, so the same rule as linking one.
     (
         "page invite",
         page_post("/accounts/invite/{w.game.second_id}/", {"email": "p1@example.org"}),
         ORGANIZER,
+    ),
+    (
+        "page invite a player in no event",
+        page_post("/accounts/invite/{w.spare.pk}/", {"email": "spare@example.org"}),
+        {"staff"},
     ),
     ("arbiter pair", page_post(A + "/pair/"), ARBITERS),
     ("arbiter edit", page_post(A + "/round/2/edit/", {"board-1-first": "1"}), ARBITERS),
@@ -507,11 +560,11 @@ ENDPOINTS: list[tuple[str, Call, set[str]]] = [
     ),
     # Issue 14's take-over: register this event's player into one's own event (allowed),
     # then link them to one's own account (refused unless one organizes all their events).
-    ("takeover: register elsewhere, then link", lambda w, u, c: takeover(w, u), ORGANIZER_OR_SELF),
+    ("takeover: register elsewhere, then link", lambda w, u, c: takeover(w, u), SELF_OR_STAFF),
     (
         "api penalty in one's own event on this event's game",
         lambda w, u, c: foreign_penalty(w, u),
-        set(),
+        {"staff"},  # staff act in every event: there the game is refused as bad input (400)
     ),
 ]
 
@@ -531,6 +584,7 @@ STATE = [
     lambda w: RecordSubmission.objects.count(),
     lambda w: list(Player.objects.values_list("id", "user_id")),
     lambda w: w.t.audit.count(),
+    lambda w: AuditEntry.objects.filter(tournament=None).count(),  # the site's chain
     lambda w: w.game.irregularities.count(),
     lambda w: w.game.clock_adjustments.count(),
     lambda w: w.game.clock_adjustments.filter(revoked_at__isnull=False).count(),
