@@ -119,9 +119,9 @@ def player_link_require(*, user: Any, player: Player, account: Any) -> None:
             )
         return
     if player.user_id is not None:
-        if account is not None and account.pk == player.user_id:
-            if user_may_manage_player(user=user, player=player):
-                return  # linked already: nothing changes
+        same = account is not None and account.pk == player.user_id
+        if same and user_may_manage_player(user=user, player=player):
+            return  # linked already: nothing changes
         raise PermissionDenied(gettext("only staff may change the account of a player who has one"))
     if not user_may_invite_player(user=user, player=player):
         raise PermissionDenied(
