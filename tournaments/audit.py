@@ -46,6 +46,7 @@ class Action(StrEnum):
     SPINDLE_CHOICE = "game.spindle_choice"
     CLOCK_ADJUSTMENT = "game.clock_adjustment"
     CLOCK_ADJUSTMENT_REVOKED = "game.clock_adjustment_revoked"
+    RESULT_DISAGREEMENT_RULED = "game.result_disagreement_ruled"
 
 
 # How the arbiter's page names each action, in the reader's language (the trail itself, the
@@ -73,6 +74,7 @@ ACTION_LABELS: dict[str, Any] = {
     Action.SPINDLE_CHOICE: gettext_lazy("spindle choice"),
     Action.CLOCK_ADJUSTMENT: gettext_lazy("clock adjustment"),
     Action.CLOCK_ADJUSTMENT_REVOKED: gettext_lazy("clock adjustment revoked"),
+    Action.RESULT_DISAGREEMENT_RULED: gettext_lazy("result and signed record reconciled"),
 }
 
 
