@@ -58,7 +58,7 @@ def test_the_arbiter_sees_it_on_the_console_the_dashboard_and_the_api(drawn):
     got = b.arbiter.get(f"/api/games/{b.game.pk}/").json()["record_disagreement"]
     assert got["entered"] == "draw" and got["record_result"] == "first_win"
     assert (got["termination"], got["winner"], got["article"]) == ("capture", "green", "5.1.1")
-    listed = b.arbiter.get(f"/api/games/?page_size=500").json()
+    listed = b.arbiter.get("/api/games/?page_size=500").json()
     rows = listed["results"] if isinstance(listed, dict) else listed
     assert [g["record_disagreement"] is not None for g in rows].count(True) == 1
 
@@ -125,9 +125,7 @@ def test_the_entered_result_stands_only_with_a_reason_and_until_a_new_final_reco
     html = c.get(f"/arbiter/t/{slug}/audit/").content.decode()
     assert "result and signed record reconciled" in html
     # Another result entered later is not the one ruled on: reported again.
-    tournament_services.game_result_set(
-        game=b.game, result=Game.Result.SECOND_WIN, user=arbiter
-    )
+    tournament_services.game_result_set(game=b.game, result=Game.Result.SECOND_WIN, user=arbiter)
     assert b.arbiter.get(f"/api/games/{b.game.pk}/").json()["record_disagreement"] is not None
 
 
