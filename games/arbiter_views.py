@@ -1,6 +1,7 @@
 """The arbiter's round console: a round's games with their records, verdicts, signatures and
 results, and the rulings made from it (results, confirmations, time-outs, irregularities,
-records uploaded in bulk)."""
+results that contradict a signed record, records uploaded in bulk); and the arbiter's
+dashboard, which counts those contradictions across the user's events."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import re
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -16,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from games import selectors, services
+from games.disagreement_selectors import result_disagreements, tournament_disagreements
 from games.models import Irregularity
 from klinzha_site.parsing import ascii_int
 from tournaments import selectors as tournament_selectors
@@ -24,10 +27,29 @@ from tournaments.arbiter_views import round_get
 from tournaments.forms import RESULT_CODE_OF, PenaltyForm, ResultForm, result_code_parse
 from tournaments.models import Game, Round, Tournament
 from tournaments.permissions import manage_url, round_url, tournament_role
-from tournaments.roles import Role
+from tournaments.roles import Role, user_is_organizer
 
 # The same ruling under the Italian society's rules (rulings.irregularity_declare).
 ITALIAN_ANNUL = _("7.3 No legal position can be restored: annulled and replayed (Italian society)")
+
+
+@login_required
+def dashboard(request: HttpRequest) -> HttpResponse:
+    """The events the user officiates, with the results that contradict a signed record."""
+    user = request.user
+    tournaments = list(tournament_selectors.tournament_list_officiated(user=user))
+    disagreements = tournament_disagreements(tournaments=tournaments)
+    for t in tournaments:
+        t.disagreements = [d for d in disagreements if d.game.round.tournament_id == t.pk]
+    return render(
+        request,
+        "arbiter/dashboard.html",
+        {
+            "tournaments": tournaments,
+            "disagreements": disagreements,
+            "can_create": user_is_organizer(user),
+        },
+    )
 
 
 @tournament_role(Role.ARBITER)
@@ -75,7 +97,9 @@ def _console_context(
     context["next_round"] = context["last_round"] + 1
     # The grid's boxes open blank (a stray Enter saves nothing); after a refusal they keep
     # what was typed, with each board's error beside it.
+    disagreements = result_disagreements(games=[row.game for row in context["rows"]])
     for row in context["rows"]:
+        row.game.disagreement = disagreements.get(row.game.pk)
         row.game.grid_value = (typed or {}).get(row.game.board, "")
         row.game.grid_error = (errors or {}).get(row.game.board, "")
         row.game.grid_code = RESULT_CODE_OF.get(row.game.result, "")
@@ -166,6 +190,20 @@ def result_enter(request: HttpRequest, t: Tournament, game_id: int) -> HttpRespo
 def result_from_record(request: HttpRequest, t: Tournament, game_id: int) -> HttpResponse:
     game = _game(t, game_id)
     services.game_result_confirm(game=game, user=request.user)
+    return _back_to_round(request, t, game)
+
+
+@require_POST
+@tournament_role(Role.ARBITER)
+def result_disagreement(request: HttpRequest, t: Tournament, game_id: int) -> HttpResponse:
+    """The ruling that ends a disagreement between the entered result and the signed record."""
+    game = _game(t, game_id)
+    services.result_disagreement_rule(
+        game=game,
+        decision=request.POST.get("decision", ""),
+        reason=request.POST.get("reason", ""),
+        user=request.user,
+    )
     return _back_to_round(request, t, game)
 
 

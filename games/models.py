@@ -62,6 +62,9 @@ class RecordSubmission(models.Model):
     locked = models.BooleanField(default=False)
     # For records of a bulk upload: how it was matched to its game, or why it was not.
     match_note = models.CharField(max_length=200, blank=True)
+    # The entered result the arbiter ruled stands although this final record decides
+    # otherwise (games.disagreement_selectors): blank until such a ruling.
+    result_upheld = models.CharField(max_length=20, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -6,9 +6,10 @@ from typing import Any
 
 from django.dispatch import receiver
 
+from games.disagreement_selectors import disagreement_warnings
 from games.services import penalty_clock_effect_apply
-from tournaments.models import Penalty
-from tournaments.signals import penalty_clock_effect
+from tournaments.models import Penalty, Tournament
+from tournaments.signals import pairing_warnings_wanted, penalty_clock_effect
 
 
 @receiver(penalty_clock_effect, sender=Penalty, dispatch_uid="games.penalty_clock_effect")
@@ -16,3 +17,8 @@ def _penalty_clock_effect(
     *, penalty: Penalty, sign: int, user: Any, from_ply: int | None = None, **_: Any
 ) -> None:
     penalty_clock_effect_apply(penalty=penalty, sign=sign, user=user, from_ply=from_ply)
+
+
+@receiver(pairing_warnings_wanted, sender=Tournament, dispatch_uid="games.pairing_warnings")
+def _pairing_warnings(*, tournament: Tournament, **_: Any) -> list[str]:
+    return disagreement_warnings(tournament=tournament)

@@ -4,7 +4,7 @@ adjustments, and the arbiter's console rows."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -283,14 +283,24 @@ def record_final(*, game: Game) -> RecordSubmission | None:
     or None. Only the latest version can be signed, so every later version is an arbiter's
     ruling; a ruling that reopens the battle (7.1 a new battle, 7.3 restored to go on) from
     that version or a later one lets the combatants record it again."""
-    signed = game.submissions.filter(locked=True).order_by("-version", "-id").first()
-    if signed is None:
-        return None
-    reopened = game.irregularities.filter(
+    return records_final_of(game_ids=[game.pk]).get(game.pk)
+
+
+def records_final_of(*, game_ids: Iterable[int]) -> dict[int, RecordSubmission]:
+    """record_final of each of these games that has one, by game id, in two queries."""
+    finals: dict[int, RecordSubmission] = {}
+    signed = RecordSubmission.objects.filter(game_id__in=list(game_ids), locked=True)
+    for sub in signed.order_by("game_id", "-version", "-id"):
+        finals.setdefault(sub.game_id, sub)
+    reopened = Irregularity.objects.filter(
+        game_id__in=list(finals),
         kind__in=[Irregularity.Kind.NEW_BATTLE, Irregularity.Kind.RESTORE],
-        from_submission__version__gte=signed.version,
-    )
-    return None if reopened.exists() else signed
+        from_submission__isnull=False,
+    ).values_list("game_id", "from_submission__version")
+    for game_id, version in reopened:
+        if game_id in finals and version >= finals[game_id].version:
+            del finals[game_id]
+    return finals
 
 
 def game_signatures(*, game: Game) -> list[RecordSignature]:

@@ -16,6 +16,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from games import selectors, services
+from games.disagreement_selectors import game_disagreement
 from games.models import ClockAdjustment, Irregularity, RecordSubmission
 from klinzha_site.errors import Conflict
 from klinzha_site.parsing import INT_MAX, ascii_int, ascii_int_or_none, json_loads_bounded
@@ -61,6 +62,8 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "names_pending": pending_names,
             "versions": game.submissions.all(),
             "clock_articles": ClockAdjustment.ARTICLES,
+            # The entered result and the signed record disagree: said beside the result.
+            "disagreement": game_disagreement(game=game),
             **_signatures_context(game, request.user),
         },
     )

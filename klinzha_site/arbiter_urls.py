@@ -9,7 +9,7 @@ from tournaments import arbiter_views as v
 
 app_name = "arbiter"
 urlpatterns = [
-    path("", v.dashboard, name="dashboard"),
+    path("", console.dashboard, name="dashboard"),
     path("new/", v.tournament_new, name="new"),
     path("t/<slug:slug>/", v.manage, name="manage"),
     path("t/<slug:slug>/settings/", v.settings_update, name="settings"),
@@ -40,6 +40,11 @@ urlpatterns = [
         "t/<slug:slug>/game/<int:game_id>/from-record/",
         console.result_from_record,
         name="from-record",
+    ),
+    path(
+        "t/<slug:slug>/game/<int:game_id>/record-disagreement/",
+        console.result_disagreement,
+        name="record-disagreement",
     ),
     path(
         "t/<slug:slug>/game/<int:game_id>/countersign/",

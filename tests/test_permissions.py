@@ -411,6 +411,14 @@ ENDPOINTS: list[tuple[str, Call, set[str]]] = [
     ),
     ("api timeout", api_post("/api/games/{w.game.pk}/timeout/", {}), ARBITERS),
     (
+        "api record disagreement",
+        api_post(
+            "/api/games/{w.game.pk}/record-disagreement/",
+            {"decision": "entered", "reason": "Art. 12.4"},
+        ),
+        ARBITERS,
+    ),
+    (
         "api clock adjustment",
         api_post(
             "/api/games/{w.game.pk}/clock-adjustments/",
@@ -543,6 +551,14 @@ ENDPOINTS: list[tuple[str, Call, set[str]]] = [
         ARBITERS,
     ),
     ("arbiter from record", page_post(A + "/game/{w.game.pk}/from-record/"), ARBITERS),
+    (
+        "arbiter record disagreement",
+        page_post(
+            A + "/game/{w.game.pk}/record-disagreement/",
+            {"decision": "entered", "reason": "Art. 12.4"},
+        ),
+        ARBITERS,
+    ),
     ("arbiter countersign", page_post(A + "/game/{w.game.pk}/countersign/"), ARBITERS),
     ("arbiter timeout", page_post(A + "/game/{w.game.pk}/timeout/"), ARBITERS),
     (
@@ -720,6 +736,7 @@ def test_the_table_names_every_write_route():
         "arbiter:result",
         "arbiter:results",
         "arbiter:from-record",
+        "arbiter:record-disagreement",
         "arbiter:countersign",
         "arbiter:timeout",
         "arbiter:penalty",

@@ -1,6 +1,6 @@
-"""The arbiter's pages of the tournament: the dashboard, settings, officials, entrants,
-pairing and proposed rounds, penalties and the audit trail (the round console and the
-record pages are the games app's)."""
+"""The arbiter's pages of the tournament: settings, officials, entrants, pairing and
+proposed rounds, penalties and the audit trail (the dashboard, which counts results that
+contradict a signed record, the round console and the record pages are the games app's)."""
 
 from __future__ import annotations
 
@@ -42,19 +42,6 @@ from tournaments.permissions import (
 )
 from tournaments.roles import Role, role_require, user_is_organizer, user_role
 from tournaments.trf_export import tournament_trf
-
-
-@login_required
-def dashboard(request: HttpRequest) -> HttpResponse:
-    user = request.user
-    return render(
-        request,
-        "arbiter/dashboard.html",
-        {
-            "tournaments": selectors.tournament_list_officiated(user=user),
-            "can_create": user_is_organizer(user),
-        },
-    )
 
 
 @login_required

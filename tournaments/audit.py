@@ -53,6 +53,7 @@ class Action(StrEnum):
     LATE_ENTRY = "late_entry"
     BYE_REQUEST = "bye_request"
     BYE_REQUEST_CANCELLED = "bye_request_cancelled"
+    RESULT_DISAGREEMENT_RULED = "game.result_disagreement_ruled"
 
 
 # How the arbiter's page names each action, in the reader's language (the trail itself, the
@@ -85,6 +86,7 @@ ACTION_LABELS: dict[str, Any] = {
     Action.LATE_ENTRY: gettext_lazy("late entry"),
     Action.BYE_REQUEST: gettext_lazy("bye requested"),
     Action.BYE_REQUEST_CANCELLED: gettext_lazy("requested bye cancelled"),
+    Action.RESULT_DISAGREEMENT_RULED: gettext_lazy("result and signed record reconciled"),
 }
 
 

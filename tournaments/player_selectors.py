@@ -8,6 +8,15 @@ from django.db.models import Q
 
 from tournaments.models import Game, Player, Round
 
+# Results of a battle never played: no record is asked for.
+FORFEITS = frozenset(
+    {
+        Game.Result.FIRST_FORFEIT_WIN,
+        Game.Result.SECOND_FORFEIT_WIN,
+        Game.Result.DOUBLE_FORFEIT,
+    }
+)
+
 
 @dataclass(frozen=True)
 class MyGame:
@@ -24,7 +33,13 @@ class MyGame:
 
     @property
     def to_submit(self) -> bool:
-        return self.game.kind == Game.Kind.GAME and self.record_version == 0
+        """A battle without a record, whether or not its result is entered (the record is
+        what the result is checked against); a forfeit was never played, so it has none."""
+        return (
+            self.game.kind == Game.Kind.GAME
+            and self.record_version == 0
+            and self.game.result not in FORFEITS
+        )
 
     @property
     def to_sign(self) -> bool:

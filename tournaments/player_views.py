@@ -52,7 +52,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
             "player": player,
             "rows": rows,
             "next": player_selectors.next_pairing(rows),
-            "to_submit": [r for r in rows if r.to_submit and not r.game.result],
+            "to_submit": [r for r in rows if r.to_submit],
             "to_sign": [r for r in rows if r.to_sign],
             "penalties": (
                 selectors.player_penalties(player=player, user=request.user) if player else []

@@ -1,5 +1,6 @@
 """What the tournaments app announces to the apps above it, which it does not import: a
-penalty whose effect falls on a battle's clock (the games app keeps the clocks)."""
+penalty whose effect falls on a battle's clock (the games app keeps the clocks), and a
+pairing that asks them for warnings."""
 
 from django.dispatch import Signal
 
@@ -7,3 +8,8 @@ from django.dispatch import Signal
 # `sign` (1 imposed, -1 revoked), `user` and `from_ply` (the ply of the game's record it
 # applies from, None: from the moment imposed); a receiver that fails undoes the penalty.
 penalty_clock_effect = Signal()
+
+# Sent when a round is paired (or its pairings edited) with `tournament`; each receiver
+# returns a list of warnings for the arbiter, kept on the round with the pairing's own (the
+# games app: results that contradict a signed record). A warning never refuses the pairing.
+pairing_warnings_wanted = Signal()

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
+from games.disagreement_selectors import result_disagreements
 from games.models import Irregularity, RecordSignature, RecordSubmission, SigningKey
 from games.services import MAX_RECORD_BYTES
+from games.services.disagreements import DECISIONS
 from klinzha_site.parsers import StrictCharField
+from tournaments.api.serializers import GameSerializer
+from tournaments.models import Game
 
 
 class RecordInSerializer(serializers.Serializer):
@@ -110,3 +116,40 @@ class TimeoutSerializer(serializers.Serializer):
     explanation = serializers.CharField()
     removed = serializers.CharField(allow_null=True, help_text="Bach'san: the warrior removed")
     result = serializers.CharField(allow_blank=True)
+
+
+class GameWithRecordSerializer(GameSerializer):
+    """A game with what its final record says against its entered result."""
+
+    class Meta(GameSerializer.Meta):
+        fields = [*GameSerializer.Meta.fields, "record_disagreement"]
+        read_only_fields = fields
+
+    record_disagreement = serializers.SerializerMethodField(
+        help_text="the entered result contradicts the final signed record (Art. 8.2) or its "
+        "clock decision, and no ruling settled it: entered, record_result, record, version, "
+        "termination, winner, clock_decision, article; null when they agree"
+    )
+
+    def get_record_disagreement(self, game: Game) -> dict[str, Any] | None:
+        # Read once for the whole page of a list (its parent's instance), not per game.
+        found: dict[int, Any] | None = self.__dict__.get("_disagreements")
+        if found is None or game.pk not in self.__dict__.get("_disagreements_read", ()):
+            games = getattr(self.parent, "instance", None) if self.parent is not None else None
+            games = list(games) if games is not None else [game]
+            found = result_disagreements(games=games)
+            self.__dict__["_disagreements"] = found
+            self.__dict__["_disagreements_read"] = {g.pk for g in games}
+        disagreement = found.get(game.pk)
+        return disagreement.as_dict() if disagreement is not None else None
+
+
+class DisagreementRulingSerializer(serializers.Serializer):
+    """The arbiter's ruling on an entered result the final record contradicts."""
+
+    decision = serializers.ChoiceField(
+        choices=list(DECISIONS),
+        help_text="record: enter the result the final record decides; entered: the entered "
+        "result stands (give the reason)",
+    )
+    reason = StrictCharField(max_length=2000, required=False, allow_blank=True, default="")

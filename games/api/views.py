@@ -16,6 +16,8 @@ from rest_framework.response import Response
 from games import selectors, services
 from games.api.clocks import ClockActions
 from games.api.serializers import (
+    DisagreementRulingSerializer,
+    GameWithRecordSerializer,
     IrregularitySerializer,
     RecordInSerializer,
     RecordSerializer,
@@ -105,6 +107,30 @@ class TournamentViewSet(tournament_views.TournamentViewSet):
 
 
 class GameViewSet(ClockActions, tournament_views.GameViewSet):
+    serializer_class = GameWithRecordSerializer
+
+    @extend_schema(request=DisagreementRulingSerializer, responses={200: GameWithRecordSerializer})
+    @action(
+        detail=True,
+        methods=["post"],
+        url_path="record-disagreement",
+        permission_classes=[permissions.IsAuthenticated],
+    )
+    def record_disagreement(self, request: Request, pk: str | None = None) -> Response:
+        """The arbiter ends a disagreement between the entered result and the final signed
+        record: `record` takes the record's result, `entered` keeps the entered one for a
+        reason (audited either way); 409 when there is none to rule on."""
+        game = game_visible_get(pk=pk, user=request.user)
+        data = DisagreementRulingSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        game = services.result_disagreement_rule(
+            game=game,
+            decision=data.validated_data["decision"],
+            reason=data.validated_data["reason"],
+            user=request.user,
+        )
+        return Response(GameWithRecordSerializer(game).data)
+
     @extend_schema(request=RecordInSerializer, responses={201: RecordSerializer})
     @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
     def records(self, request: Request, pk: str | None = None) -> Response:

@@ -9,6 +9,7 @@ from games.services.clocks import (
     latecomers_record,
     penalty_clock_effect_apply,
 )
+from games.services.disagreements import result_disagreement_rule
 from games.services.records import (
     MAX_RECORD_BYTES,
     VALIDATION_BATCH,
@@ -44,6 +45,7 @@ __all__ = [
     "penalty_clock_effect_apply",
     "record_correction_create",
     "record_correction_rule",
+    "result_disagreement_rule",
     "signature_add",
     "signing_key_register",
     "submission_create",

@@ -7,7 +7,11 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.contrib.auth import get_user_model
 
+from games.models import RecordSubmission
+from tests.games.conftest import done
+from tests.games.test_signed_final import battle_make, signed_by_both
 from tournaments import services
 from tournaments.demo import demo_load
 from tournaments.models import Game
@@ -65,3 +69,33 @@ def test_arbiter_runs_a_round_in_the_console(live_server, browser_page):
     after_penalty = public_score(page, base, t.slug, name)
     assert after_penalty == before  # the win is taken back: a loss scores 0
     assert after_penalty != after_win
+
+
+def test_a_result_against_the_signed_record_is_ruled_on_in_the_console(
+    live_server, browser_page, worker
+):
+    """Board 1 was entered as a draw; both combatants then sign a record in which green
+    captures the Goal: the console says so on the board's row, and the arbiter's ruling
+    (the entered result stands, with its reason) ends it and is in the audit trail."""
+    t, login, password, _ = demo_load(rounds_played=1)
+    game = Game.objects.get(round__tournament=t, round__number=1, board=1)
+    battle = battle_make(game, get_user_model().objects.get(username=login))
+    assert done(RecordSubmission.objects.get(pk=signed_by_both(battle))).valid
+    page, base = browser_page, live_server.url
+    page.goto(f"{base}/arbiter/")
+    page.fill("#id_username", login)
+    page.fill("#id_password", password)
+    page.get_by_role("button", name="Log in").click()
+    assert page.locator("#record-disagreements").get_by_text("round 1, board 1").is_visible()
+    page.locator("#record-disagreements a").first.click()
+    warning = page.locator("#game-1 .record-disagreement")
+    assert "result entered: Draw; the signed record: green captures the Goal" in (
+        warning.inner_text()
+    )
+    page.locator("#game-1 input[name=reason]").fill("Art. 12.4: the Goal moved after the flag")
+    page.locator("#game-1").get_by_role("button", name="Entered result stands").click()
+    page.locator("#games").wait_for()
+    assert page.locator("#game-1 .record-disagreement").count() == 0
+    assert page.locator("#game-1 td.result").get_by_text("Draw").is_visible()
+    page.goto(f"{base}/arbiter/t/{t.slug}/audit/")
+    assert page.get_by_text("result and signed record reconciled").first.is_visible()

@@ -18,6 +18,7 @@ from tournaments.selectors import (
     penalty_effects,
     round_robin_rounds,
 )
+from tournaments.signals import pairing_warnings_wanted
 
 
 def require_arbiter(user: Any, tournament: Tournament) -> None:
@@ -133,6 +134,13 @@ def pairing_preconditions_check(tournament: Tournament, number: int) -> None:
                 % {"active": active, "number": number}
             }
         )
+
+
+def pairing_warnings_from_above(tournament: Tournament) -> list[str]:
+    """The warnings the apps above this one have for a pairing of the tournament (results
+    that contradict a signed record, from the games app): told, never refusing."""
+    replies = pairing_warnings_wanted.send(sender=Tournament, tournament=tournament)
+    return [str(w) for _, warnings in replies for w in (warnings or [])]
 
 
 def standings_bump(tournament: Tournament) -> None:

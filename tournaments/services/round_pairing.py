@@ -32,6 +32,7 @@ from tournaments.selectors import (
 from tournaments.services.common import (
     next_round_number,
     pairing_preconditions_check,
+    pairing_warnings_from_above,
     require_arbiter,
     tournament_lock,
 )
@@ -134,7 +135,7 @@ def round_pair(
         status=Round.Status.PUBLISHED if publish else Round.Status.DRAFT,
     )
     rnd.explanation = explanation
-    rnd.warnings = warnings
+    rnd.warnings = [*warnings, *pairing_warnings_from_above(tournament)]
     rnd.save(update_fields=["explanation", "warnings"])
     if system != Tournament.PairingSystem.SWISS:
         _withdrawn_games_settle(rnd, user, free_rounds=system in ROUND_ROBINS)

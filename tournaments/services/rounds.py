@@ -28,6 +28,7 @@ from tournaments.selectors import game_spindle
 from tournaments.services.common import (
     next_round_check,
     next_round_number,
+    pairing_warnings_from_above,
     require_arbiter,
     standings_bump,
     tournament_lock,
@@ -295,6 +296,7 @@ def round_pairings_edit(
         byes[0] if byes else None,
         forbid_same_club=locked.tournament.forbid_same_club,
     )
+    warnings = [*warnings, *pairing_warnings_from_above(locked.tournament)]
     locked.games.all().delete()
     _games_create(round=locked, pairings=pairings, requested_byes=requested)
     locked.warnings = warnings

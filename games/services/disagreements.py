@@ -1,0 +1,78 @@
+"""The arbiter's ruling that ends a disagreement between an entered result and the final
+record: the record's result is taken, or the entered one stands for a stated reason."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext
+
+from games.disagreement_selectors import game_disagreement
+from games.models import RecordSubmission
+from klinzha_site.errors import Conflict
+from tournaments.audit import Action, audit_append
+from tournaments.models import Game
+from tournaments.roles import Role, role_require
+from tournaments.services.common import standings_bump
+from tournaments.services.results import game_lock, game_result_set
+
+# The two rulings: the result the final record decides, or the entered result stands.
+FROM_RECORD = "record"
+ENTERED_STANDS = "entered"
+DECISIONS = (FROM_RECORD, ENTERED_STANDS)
+
+
+@transaction.atomic
+def result_disagreement_rule(*, game: Game, decision: str, reason: str, user: Any) -> Game:
+    """End a disagreement between the game's entered result and its final valid record
+    (games.disagreement_selectors): `record` enters the result the record decides; `entered`
+    keeps the entered result against that record, for `reason` (an Article 7 or 12 ruling,
+    say), until a newer final record disagrees again. Audited either way."""
+    role_require(user=user, tournament=game.round.tournament, role=Role.ARBITER)
+    if decision not in DECISIONS:
+        raise ValidationError(
+            {"decision": gettext("choose %(choices)s") % {"choices": " or ".join(DECISIONS)}}
+        )
+    reason = reason.strip()
+    if decision == ENTERED_STANDS and not reason:
+        raise ValidationError(
+            {
+                "reason": gettext(
+                    "say why the entered result stands against the signed record (the "
+                    "Article 7 or 12 ruling)"
+                )
+            }
+        )
+    locked = game_lock(game)
+    found = game_disagreement(game=locked)
+    if found is None:
+        raise Conflict(
+            {
+                "result": gettext(
+                    "board %(board)s: the entered result agrees with the final record, or no "
+                    "final valid record decides one; nothing to rule"
+                )
+                % {"board": locked.board}
+            }
+        )
+    if decision == FROM_RECORD:
+        locked = game_result_set(game=locked, result=found.decided, user=user)
+    else:
+        RecordSubmission.objects.filter(pk=found.record.pk).update(result_upheld=found.entered)
+        standings_bump(locked.round.tournament)
+    audit_append(
+        tournament=locked.round.tournament,
+        user=user,
+        action=Action.RESULT_DISAGREEMENT_RULED,
+        obj=locked,
+        before={
+            "result": found.entered,
+            "record": found.record.pk,
+            "version": found.record.version,
+            "record_result": found.decided,
+        },
+        after={"decision": decision, "result": locked.result, "reason": reason},
+    )
+    return locked
