@@ -119,6 +119,10 @@ DATABASES["default"]["ATOMIC_REQUESTS"] = False
 # connection; behind a pooler in transaction mode that cannot keep prepared statements
 # (PgBouncer before 1.21), set this to False.
 KZ_PAGE_VALIDATOR_PREPARED = env.bool("KZ_PAGE_VALIDATOR_PREPARED", default=True)
+# The release this process runs (a tag, a commit): cached pages and their ETags carry it, so
+# no release serves another's bytes. Unset, a hash of the code, templates and translations
+# stands for it (klinzha_site.build).
+KZ_BUILD_ID = env("KZ_BUILD_ID", default="").strip()
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env("REDIS_URL", default="")
