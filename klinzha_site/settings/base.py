@@ -127,11 +127,12 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env("REDIS_URL", default="")
 if REDIS_URL:
-    # With Redis down the cache misses (django-redis ignores its errors, logged) and pages
-    # compute what it would have held; a dead server costs at most the short timeouts.
+    # With Redis down the cache misses (django-redis ignores its errors) and pages compute
+    # what it would have held; a dead server costs at most the short timeouts. The outage is
+    # logged once when it starts and once when it ends (klinzha_site.redis_outage).
     CACHES = {
         "default": {
-            "BACKEND": "django_redis.cache.RedisCache",
+            "BACKEND": "klinzha_site.redis_outage.OutageLoggedRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": env("CACHE_KEY_PREFIX", default="kz"),
             "OPTIONS": {
@@ -141,8 +142,6 @@ if REDIS_URL:
             },
         }
     }
-    DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
-    DJANGO_REDIS_LOGGER = "klinzha_site.cache"
     CELERY_BROKER_URL = REDIS_URL
     # kombu's Redis transport, less the AttributeError that killed workers in an outage.
     CELERY_BROKER_TRANSPORT = "klinzha_site.broker:Transport"

@@ -9,10 +9,10 @@ import pytest
 from django.db import transaction
 from django.test import Client
 
+from tests.tournaments.services.factories import event_make, officials_make, round_make
 from tournaments import services
 from tournaments.models import Game
 from tournaments.selectors import standings_compute
-from tests.tournaments.services.factories import event_make, officials_make, round_make
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
