@@ -40,6 +40,9 @@ MIDDLEWARE = [
     # control characters check too: only a request with the very path and query of one
     # the whole stack answered 200 is answered here).
     "klinzha_site.page_cache.PublishedPageMiddleware",
+    # A view that lost the database connection: a read once more on a new one, else a 503
+    # with Retry-After (klinzha_site.db_outage).
+    "klinzha_site.db_outage.DatabaseOutageMiddleware",
     # Before any view reads them: NUL and control characters in paths and forms are a 400.
     "klinzha_site.parsers.ControlCharactersMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
