@@ -9,6 +9,7 @@ from collections.abc import Callable
 from django.db import DatabaseError, InterfaceError, OperationalError, connection
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.template.loader import render_to_string
+from django.template.response import SimpleTemplateResponse
 from django.utils.translation import gettext
 
 logger = logging.getLogger("klinzha_site.database")
@@ -90,6 +91,9 @@ class DatabaseOutageMiddleware:
                 _connection_drop()
                 try:
                     response: HttpResponseBase = match.func(request, *match.args, **match.kwargs)
+                    # Rendered here: after a failed render Django renders no response again.
+                    if isinstance(response, SimpleTemplateResponse):
+                        response = response.render()
                 except (OperationalError, InterfaceError) as again:
                     if not connection_lost(again):
                         raise
