@@ -6,6 +6,7 @@ import functools
 import hashlib
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 
@@ -18,14 +19,22 @@ SKIPPED_SUFFIXES = frozenset((".pyc", ".pyo", ".po", ".swp", ".orig", ".rej"))
 SKIPPED_DIRS = frozenset(("__pycache__", "node_modules"))
 
 
+def _named_folders() -> tuple[object, ...]:
+    """The template and translation folders the settings name, as they name them."""
+    dirs = tuple(d for engine in settings.TEMPLATES for d in engine.get("DIRS", ()))
+    return (settings.BASE_DIR, dirs, tuple(settings.LOCALE_PATHS))
+
+
 def build_roots() -> tuple[Path, ...]:
     """Where the served bytes come from: the project's packages, every template folder and
     every translation folder the settings name."""
-    base = Path(settings.BASE_DIR)
-    roots = [base / part for part in PROJECT_PARTS]
-    for engine in settings.TEMPLATES:
-        roots.extend(Path(d) for d in engine.get("DIRS", ()))
-    roots.extend(Path(p) for p in settings.LOCALE_PATHS)
+    return _roots(_named_folders())
+
+
+def _roots(named: tuple[Any, ...]) -> tuple[Path, ...]:
+    base, dirs, locales = named
+    roots = [Path(base) / part for part in PROJECT_PARTS]
+    roots.extend(Path(d) for d in (*dirs, *locales))
     return tuple(dict.fromkeys(roots))
 
 
@@ -58,8 +67,8 @@ def build_hash(*, roots: Iterable[Path]) -> str:
 
 
 @functools.lru_cache(maxsize=4)
-def _build_hash_cached(roots: tuple[Path, ...]) -> str:
-    return build_hash(roots=roots)
+def _build_hash_cached(named: tuple[object, ...]) -> str:
+    return build_hash(roots=_roots(named))
 
 
 def build_id() -> str:
@@ -69,4 +78,6 @@ def build_id() -> str:
     named = getattr(settings, "KZ_BUILD_ID", "")
     if named:
         return str(named)
-    return _build_hash_cached(build_roots())
+    # Keyed by the folders as the settings name them (a few microseconds: this runs for
+    # every request of the fast path), so that other settings hash their own tree.
+    return _build_hash_cached(_named_folders())
