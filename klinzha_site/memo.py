@@ -7,13 +7,24 @@ from collections import OrderedDict
 from collections.abc import Hashable
 from typing import Generic, TypeVar
 
+from django.db import connection
+
 T = TypeVar("T")
+
+
+def transaction_open() -> bool:
+    """Whether the code runs inside a transaction of its own, one that may still roll back
+    (a test case's wrapping transaction aside, as Django's own durable check does): what it
+    reads there may never be committed, under a version number the next change reuses."""
+    return any(not getattr(block, "_from_testcase", False) for block in connection.atomic_blocks)
 
 
 class ProcessMemo(Generic[T]):
     """At most `size` values, the least recently used dropped first. For values that are
     cheap to recompute and whose keys say everything they depend on (a version), so that no
-    process can serve a stale one."""
+    process can serve a stale one. Every caller and thread gets the very value stored: store
+    immutable ones (tuples, frozen dataclasses), and nothing read inside a transaction
+    (transaction_open)."""
 
     def __init__(self, size: int) -> None:
         self._size = size

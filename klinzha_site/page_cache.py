@@ -22,6 +22,7 @@ from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.http import http_date
 from django.utils.translation import get_language
 
+from klinzha_site.build import build_id
 from klinzha_site.memo import ProcessMemo
 
 logger = logging.getLogger("klinzha_site.cache")
@@ -119,6 +120,15 @@ def page_cache_local_clear() -> None:
     _fast.clear()
 
 
+def _etag(body: bytes) -> str:
+    """The body's ETag, under this build: a client's copy from another release is never
+    answered 304."""
+    digest = hashlib.blake2b(build_id().encode(), digest_size=12)
+    digest.update(b"\0")
+    digest.update(body)
+    return '"' + digest.hexdigest() + '"'
+
+
 def _page_make(response: HttpResponse) -> CachedPage | None:
     """The response as a cache entry, or None when it must not be cached (not a plain 200,
     sets a cookie, or carries a secret)."""
@@ -135,7 +145,7 @@ def _page_make(response: HttpResponse) -> CachedPage | None:
         gzipped=gzipped if gzipped is not None and len(gzipped) < len(body) else None,
         content_type=response["Content-Type"],
         headers=tuple((h, response[h]) for h in KEPT_HEADERS if response.has_header(h)),
-        etag='"' + hashlib.blake2b(body, digest_size=12).hexdigest() + '"',
+        etag=_etag(body),
         rendered_at=time.time(),
     )
 
@@ -227,7 +237,8 @@ def page_serve(
     answer the same request again before the rest of the stack, for as long as it holds."""
     if request.method not in ("GET", "HEAD"):
         return render()
-    full_key = f"kz:page:{key}:{get_language() or settings.LANGUAGE_CODE}"
+    # The build too: a release's templates and serializers make other bytes for the same key.
+    full_key = f"kz:page:{build_id()}:{key}:{get_language() or settings.LANGUAGE_CODE}"
     page = _local.get(full_key)
     if page is None:
         page = cache.get(full_key)
@@ -274,6 +285,7 @@ def _fast_key(request: HttpRequest) -> str | None:
         return None
     return "\n".join(
         (
+            build_id(),
             request.path,
             request.META.get("QUERY_STRING", ""),
             cookies.get(settings.LANGUAGE_COOKIE_NAME, ""),

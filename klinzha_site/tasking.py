@@ -15,6 +15,8 @@ from typing import Any
 from celery import current_app
 from django.conf import settings
 
+from klinzha_site.redis_outage import redis_answered, redis_failed
+
 log = logging.getLogger(__name__)
 
 # Sends run on a few threads so that a request waits at most KZ_TASK_SEND_DEADLINE seconds
@@ -66,12 +68,15 @@ def task_send(name: str, *args: Any) -> bool:
     sent = _senders.submit(task.apply_async, args=list(args), retry=False, ignore_result=True)
     try:
         sent.result(timeout=settings.KZ_TASK_SEND_DEADLINE)
-    except SendTimeout:
+    except SendTimeout as exc:
         broker_down_mark()
+        redis_failed(exc)
         log.warning("task %s%r not queued: the broker did not answer in time", name, args)
         return False
     except Exception as exc:  # noqa: BLE001 - any broker failure leaves the work stored
         broker_down_mark()
+        redis_failed(exc)
         log.warning("task %s%r not queued: broker unavailable (%s)", name, args, exc)
         return False
+    redis_answered()
     return True

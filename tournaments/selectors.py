@@ -9,7 +9,7 @@ from typing import Any
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils.translation import gettext
 
-from klinzha_site.memo import ProcessMemo
+from klinzha_site.memo import ProcessMemo, transaction_open
 from tournaments.audit import audit_head
 from tournaments.models import (
     AuditEntry,
@@ -318,7 +318,7 @@ def entrants(*, tournament: Tournament) -> list[Entrant]:
 
 def standings_compute(
     *, tournament: Tournament, after_round: int | None = None
-) -> list[StandingRow]:
+) -> tuple[StandingRow, ...]:
     """The standings (after round `after_round` only: the rounds from 1 to it, as they stood
     then), cached until a result, registration or setting changes."""
     stamp = (
@@ -334,13 +334,16 @@ def standings_compute(
             results = [r for r in results if r.round <= after_round]
             completed = min(completed, after_round)
         rounds_played = max((r.round for r in results), default=0)
-        rows = compute_standings(
-            entrants(tournament=tournament),
-            results,
-            tiebreaks=tournament.tiebreak_list,
-            rounds_completed=max(completed, rounds_played),
+        rows = tuple(
+            compute_standings(
+                entrants(tournament=tournament),
+                results,
+                tiebreaks=tournament.tiebreak_list,
+                rounds_completed=max(completed, rounds_played),
+            )
         )
-        _standings_memo.put(key, rows)
+        if not transaction_open():
+            _standings_memo.put(key, rows)
     return rows
 
 
@@ -348,8 +351,10 @@ def standings_compute(
 # and creation time (so a reused id never finds another event's rows), and the round they
 # stop after. Process-local on purpose: reading 1,000 rows back from a shared cache
 # (unpickling 11,000 round results) costs about as much as computing them, and the published
-# pages built from them are shared through the page cache anyway. Callers never mutate rows.
-_standings_memo: ProcessMemo[list[StandingRow]] = ProcessMemo(size=16)
+# pages built from them are shared through the page cache anyway. Shared by every caller and
+# thread, so a tuple of frozen rows; rows read inside a transaction are never kept (it may
+# roll back, and the next committed change would carry the same version).
+_standings_memo: ProcessMemo[tuple[StandingRow, ...]] = ProcessMemo(size=16)
 
 
 def standings_memo_clear() -> None:

@@ -6,8 +6,9 @@ Scores may be negative (a draw is −½ to each side); nothing here assumes othe
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from rules.points import format_points
@@ -71,13 +72,16 @@ class RoundResult(NamedTuple):
     penalized: bool = False
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class StandingRow:
+    """One player's line. Frozen, its mappings read-only: the standings memo hands the same
+    rows to every caller and thread."""
+
     rank: int
     entrant: Entrant
     score: float
-    tiebreaks: dict[str, float]
-    rounds: dict[int, RoundResult] = field(default_factory=dict)
+    tiebreaks: Mapping[str, float]
+    rounds: Mapping[int, RoundResult] = field(default_factory=dict)
 
 
 def _round_half(x: float) -> float:
@@ -169,8 +173,8 @@ def compute_standings(
             rank=i,
             entrant=entrant_of[pid],
             score=score[pid],
-            tiebreaks={tb: values[pid][tb] for tb in tiebreaks},
-            rounds=shown[pid],
+            tiebreaks=MappingProxyType({tb: values[pid][tb] for tb in tiebreaks}),
+            rounds=MappingProxyType(shown[pid]),
         )
         for i, pid in enumerate(order, start=1)
     ]

@@ -65,7 +65,7 @@ def _labels(tiebreaks: list[str]) -> list[str]:
     return [str(TIEBREAK_LABELS.get(tb, tb)) for tb in tiebreaks]
 
 
-def _legend(tiebreaks: list[str], rows: list[StandingRow]) -> list[tuple[str, str]]:
+def _legend(tiebreaks: list[str], rows: Sequence[StandingRow]) -> list[tuple[str, str]]:
     """The tie-break columns with what they mean; Sonneborn-Berger's shift as the standings
     computed it (½ per round with a result)."""
     rounds = max((n for row in rows for n in row.rounds), default=0)

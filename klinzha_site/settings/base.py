@@ -40,6 +40,9 @@ MIDDLEWARE = [
     # control characters check too: only a request with the very path and query of one
     # the whole stack answered 200 is answered here).
     "klinzha_site.page_cache.PublishedPageMiddleware",
+    # A view that lost the database connection: a read once more on a new one, else a 503
+    # with Retry-After (klinzha_site.db_outage).
+    "klinzha_site.db_outage.DatabaseOutageMiddleware",
     # Before any view reads them: NUL and control characters in paths and forms are a 400.
     "klinzha_site.parsers.ControlCharactersMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -119,15 +122,20 @@ DATABASES["default"]["ATOMIC_REQUESTS"] = False
 # connection; behind a pooler in transaction mode that cannot keep prepared statements
 # (PgBouncer before 1.21), set this to False.
 KZ_PAGE_VALIDATOR_PREPARED = env.bool("KZ_PAGE_VALIDATOR_PREPARED", default=True)
+# The release this process runs (a tag, a commit): cached pages and their ETags carry it, so
+# no release serves another's bytes. Unset, a hash of the code, templates and translations
+# stands for it (klinzha_site.build).
+KZ_BUILD_ID = env("KZ_BUILD_ID", default="").strip()
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env("REDIS_URL", default="")
 if REDIS_URL:
-    # With Redis down the cache misses (django-redis ignores its errors, logged) and pages
-    # compute what it would have held; a dead server costs at most the short timeouts.
+    # With Redis down the cache misses (django-redis ignores its errors) and pages compute
+    # what it would have held; a dead server costs at most the short timeouts. The outage is
+    # logged once when it starts and once when it ends (klinzha_site.redis_outage).
     CACHES = {
         "default": {
-            "BACKEND": "django_redis.cache.RedisCache",
+            "BACKEND": "klinzha_site.redis_outage.OutageLoggedRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": env("CACHE_KEY_PREFIX", default="kz"),
             "OPTIONS": {
@@ -137,8 +145,6 @@ if REDIS_URL:
             },
         }
     }
-    DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
-    DJANGO_REDIS_LOGGER = "klinzha_site.cache"
     CELERY_BROKER_URL = REDIS_URL
     # kombu's Redis transport, less the AttributeError that killed workers in an outage.
     CELERY_BROKER_TRANSPORT = "klinzha_site.broker:Transport"
