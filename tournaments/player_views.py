@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from klinzha_site.errors import Conflict
+from klinzha_site.links import site_domain, site_url
 from tournaments import player_selectors, selectors
 from tournaments.models import Player
 from tournaments.permissions import errors_text
@@ -38,6 +39,17 @@ class InvitedPasswordResetForm(PasswordResetForm):
             password__startswith=UNUSABLE_PASSWORD_PREFIX,
         )
         yield from (u for u in invited if not u.has_usable_password())
+
+    def save(self, **kwargs: Any) -> None:
+        """The mail's link goes to KZ_SITE_URL, whatever Host the request named: Django
+        would build it from the request (a reset token sent wherever a forged Host points)."""
+        domain, https = site_domain()
+        kwargs["domain_override"], kwargs["use_https"] = domain, https
+        kwargs["extra_email_context"] = {
+            **(kwargs.get("extra_email_context") or {}),
+            "site_url": site_url(),
+        }
+        super().save(**kwargs)
 
 
 @login_required
@@ -80,7 +92,6 @@ def invite(request: HttpRequest, pk: int) -> HttpResponse:
                 player=player,
                 email=request.POST.get("email", ""),
                 user=request.user,
-                site_url=request.build_absolute_uri("/"),
             )
         except Conflict as exc:
             error, status = errors_text(exc), 409
