@@ -33,6 +33,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First, so that every response carries the Content-Security-Policy (the fast path's too).
+    "klinzha_site.security.ContentSecurityPolicyMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Static files (the API docs' Swagger UI and Redoc among them) from our own server.
     "whitenoise.middleware.WhiteNoiseMiddleware",
