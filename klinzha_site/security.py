@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponseBase
@@ -24,8 +25,14 @@ POLICY = "; ".join(
         "frame-ancestors 'none'",
     )
 )
-# Redoc builds its search index in a worker made from a blob: that page alone may.
-POLICY_REDOC = POLICY + "; worker-src 'self' blob:"
+# Redoc (styled-components and its bundled CSS) writes its styles into <style> elements
+# from its script, and builds its search index in a worker made from a blob:. That page
+# alone gets a nonce for its styles (klinzha/redoc-nonce.js puts it on each <style> Redoc
+# makes) and blob: workers; its scripts stay the site's own.
+POLICY_REDOC = (
+    POLICY.replace("style-src 'self'", "style-src 'self' 'nonce-{nonce}'")
+    + "; worker-src 'self' blob:"
+)
 REDOC_PATH = "/api/redoc/"
 # A board's SVG opened by itself is a document of its own: nothing in it may run or load,
 # only its own <style> applies (inside a page, games/static/games/game.js drops it).
@@ -36,8 +43,9 @@ def policy_for(request: HttpRequest, response: HttpResponseBase) -> str:
     """The policy of one response."""
     if response.get("Content-Type", "").startswith("image/svg+xml"):
         return POLICY_SVG
-    if request.path == REDOC_PATH:
-        return POLICY_REDOC
+    nonce = getattr(request, "csp_style_nonce", "")
+    if request.path == REDOC_PATH and nonce:
+        return POLICY_REDOC.format(nonce=nonce)
     return POLICY
 
 
@@ -49,6 +57,8 @@ class ContentSecurityPolicyMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        if request.path == REDOC_PATH:
+            request.csp_style_nonce = secrets.token_urlsafe(18)  # type: ignore[attr-defined]
         response = self.get_response(request)
         if HEADER not in response:
             response[HEADER] = policy_for(request, response)

@@ -4,5 +4,7 @@
   "use strict";
   var box = document.getElementById("redoc-container");
   if (!box || !window.Redoc) { return; }
-  window.Redoc.init(box.dataset.specUrl, JSON.parse(box.dataset.settings || "{}"), box);
+  var options = JSON.parse(box.dataset.settings || "{}");
+  options.nonce = box.dataset.styleNonce;
+  window.Redoc.init(box.dataset.specUrl, options, box);
 })();

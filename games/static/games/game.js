@@ -29,9 +29,7 @@
       fetch(viewer.dataset.boardUrl + "&ply=" + ply).then((r) => r.text()).then((svg) => {
         // The SVG's own <style> would be an inline style the Content-Security-Policy
         // refuses: it is dropped, and site.css styles the board (.kz-board).
-        const doc = new DOMParser().parseFromString(svg, "image/svg+xml");
-        doc.querySelectorAll("style").forEach((el) => el.remove());
-        board.replaceChildren(document.importNode(doc.documentElement, true));
+        board.innerHTML = svg.replace(/<style[\s\S]*?<\/style>/g, "");
         label.textContent = ply + " / " + total;
         document.querySelectorAll("#moves li").forEach((li) => {
           li.classList.toggle("current", parseInt(li.dataset.ply, 10) === ply);
