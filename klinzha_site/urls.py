@@ -21,7 +21,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
 ]
 urlpatterns += i18n_patterns(
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", player_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     # Django's own password reset; an invitation is its set-password link (services.accounts).
     path(

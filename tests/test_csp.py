@@ -56,13 +56,23 @@ def test_every_kind_of_response_carries_the_policy():
         _strict(client.get(path, HTTP_IF_NONE_MATCH=response["ETag"]))
     _strict(client.get("/", HTTP_HOST="attacker.example"))  # Django's 400
     _strict(client.get("/static/klinzha/site.css"))
-    for path in ("/api/docs/", "/api/docs/?script=", "/api/redoc/"):
+    for path in ("/api/docs/", "/api/docs/?script="):
         response = client.get(path)
         assert response.status_code == 200, path
         _strict(response)
-    # Redoc's search builds its worker from a blob:, on that page only.
-    assert _directives(client.get("/api/redoc/"))["worker-src"] == {"'self'", "blob:"}
     assert "worker-src" not in _directives(client.get("/api/docs/"))
+    # Redoc's page: its script-made styles carry this response's nonce (a new one each
+    # time), its search builds a worker from a blob:; scripts stay the site's own.
+    pages = [client.get("/api/redoc/") for _ in range(2)]
+    nonces = []
+    for page in pages:
+        d = _directives(page)
+        assert d["script-src"] == {"'self'"} and "unsafe" not in page[HEADER]
+        assert d["worker-src"] == {"'self'", "blob:"}
+        (nonce,) = d["style-src"] - {"'self'"}
+        nonces.append(nonce)
+        assert f'data-style-nonce="{nonce[7:-1]}"' in page.content.decode()
+    assert nonces[0] != nonces[1]
 
 
 def test_the_api_docs_start_from_scripts_of_their_own():
