@@ -359,6 +359,9 @@ class PublishedPageMiddleware:
         if key is not None:
             entry = _fast.get(key)
             if entry is not None:
+                # The Host is checked as CommonMiddleware would: one outside ALLOWED_HOSTS
+                # raises DisallowedHost, Django's 400, before any page is answered.
+                request.get_host()
                 page = _local.get(entry.page_key)
                 shared = page is None
                 if shared:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from datetime import date
 
 import pytest
@@ -84,3 +85,65 @@ def test_logout_needs_a_post(arbiter):
     client.force_login(arbiter)
     assert client.get("/accounts/logout/").status_code == 405
     assert "_auth_user_id" in client.session
+
+
+def _attempt(client: Client, password: str, address: str):
+    return client.post(
+        "/accounts/login/", {"username": "arb", "password": password}, REMOTE_ADDR=address
+    )
+
+
+@pytest.fixture
+def delay(settings):
+    settings.KZ_LOGIN_DELAY_AFTER = 6
+    settings.KZ_LOGIN_DELAY_FIRST = 1.0
+    settings.KZ_LOGIN_DELAY_MAX = 2.0
+    return settings
+
+
+def test_guessing_one_account_from_many_addresses_meets_a_growing_delay(arbiter, delay):
+    """Below axes' limit at every address (two tries each), yet the account's failures add
+    up: the next try waits, whatever the password, and says how long."""
+    client = Client()
+    for n in range(delay.KZ_LOGIN_DELAY_AFTER):
+        resp = _attempt(client, "wrong", f"10.0.0.{n // 2}")
+        assert resp.status_code == 200 and "try again" not in resp.content.decode()
+    resp = _attempt(client, "right-password-1", "10.0.9.9")
+    assert resp.status_code == 429 and resp["Retry-After"] == "1"
+    assert "try again in 1 second" in resp.content.decode()
+    assert "_auth_user_id" not in client.session
+    time.sleep(1.1)
+    # Past the wait, a wrong password is one more failure, and the wait doubles.
+    assert _attempt(client, "wrong", "10.0.9.9").status_code == 200
+    resp = _attempt(client, "right-password-1", "10.0.9.8")
+    assert resp.status_code == 429 and "try again in 2 seconds" in resp.content.decode()
+    time.sleep(2.1)
+    # Up to the cap: never longer than KZ_LOGIN_DELAY_MAX.
+    assert _attempt(client, "wrong", "10.0.9.7").status_code == 200
+    assert _attempt(client, "wrong", "10.0.9.7")["Retry-After"] == "2"
+
+
+def test_the_right_password_after_the_wait_always_works(arbiter, delay):
+    """Tries made during the wait are refused unchecked and count for nothing: whoever keeps
+    guessing cannot keep the arbiter out past the wait."""
+    client = Client()
+    for n in range(delay.KZ_LOGIN_DELAY_AFTER):
+        _attempt(client, "wrong", f"10.1.0.{n // 2}")
+    for n in range(20):  # someone hammering during the wait, from many addresses
+        assert _attempt(client, "wrong", f"10.2.0.{n}").status_code == 429
+    time.sleep(1.1)
+    arbiter_client = Client()
+    resp = _attempt(arbiter_client, "right-password-1", "192.0.2.1")
+    assert resp.status_code == 302 and "_auth_user_id" in arbiter_client.session
+    # The login forgot the failures: a wrong password now is an ordinary failure.
+    assert _attempt(client, "wrong", "10.3.0.1").status_code == 200
+
+
+def test_another_account_is_not_delayed(arbiter, delay):
+    User.objects.create_user("other", password="other-password-1")
+    client = Client()
+    for n in range(delay.KZ_LOGIN_DELAY_AFTER):
+        _attempt(client, "wrong", f"10.4.0.{n // 2}")
+    assert _attempt(client, "wrong", "10.4.9.9").status_code == 429
+    resp = client.post("/accounts/login/", {"username": "other", "password": "other-password-1"})
+    assert resp.status_code == 302

@@ -7,16 +7,18 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import PasswordResetForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm
 from django.contrib.auth.hashers import UNUSABLE_PASSWORD_PREFIX
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from klinzha_site.errors import Conflict
+from klinzha_site.links import site_domain, site_url
 from tournaments import player_selectors, selectors
 from tournaments.models import Player
 from tournaments.permissions import errors_text
@@ -38,6 +40,50 @@ class InvitedPasswordResetForm(PasswordResetForm):
             password__startswith=UNUSABLE_PASSWORD_PREFIX,
         )
         yield from (u for u in invited if not u.has_usable_password())
+
+    def save(self, **kwargs: Any) -> None:
+        """The mail's link goes to KZ_SITE_URL, whatever Host the request named: Django
+        would build it from the request (a reset token sent wherever a forged Host points)."""
+        domain, https = site_domain()
+        kwargs["domain_override"], kwargs["use_https"] = domain, https
+        kwargs["extra_email_context"] = {
+            **(kwargs.get("extra_email_context") or {}),
+            "site_url": site_url(),
+        }
+        super().save(**kwargs)
+
+
+class DelayedLoginForm(AuthenticationForm):
+    """Django's login form, which says how long an account guessed at too often must wait
+    (klinzha_site.login_delay) instead of "wrong password"."""
+
+    def get_invalid_login_error(self) -> ValidationError:
+        wait = getattr(self.request, "kz_login_wait", 0)
+        if not wait:
+            return super().get_invalid_login_error()
+        return ValidationError(
+            ngettext(
+                "Too many failed logins for this account: try again in %(seconds)d second.",
+                "Too many failed logins for this account: try again in %(seconds)d seconds.",
+                wait,
+            )
+            % {"seconds": wait},
+            code="login_delay",
+        )
+
+
+class LoginView(auth_views.LoginView):
+    """The login page: a refusal while the account waits is a 429 with Retry-After."""
+
+    authentication_form = DelayedLoginForm
+
+    def form_invalid(self, form: Any) -> HttpResponse:
+        response = super().form_invalid(form)
+        wait = getattr(self.request, "kz_login_wait", 0)
+        if wait:
+            response.status_code = 429
+            response["Retry-After"] = str(wait)
+        return response
 
 
 @login_required
@@ -84,7 +130,6 @@ def invite(request: HttpRequest, pk: int) -> HttpResponse:
                 player=player,
                 email=request.POST.get("email", ""),
                 user=request.user,
-                site_url=request.build_absolute_uri("/"),
             )
         except Conflict as exc:
             error, status = errors_text(exc), 409

@@ -33,6 +33,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First, so that every response carries the Content-Security-Policy (the fast path's too).
+    "klinzha_site.security.ContentSecurityPolicyMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Static files (the API docs' Swagger UI and Redoc among them) from our own server.
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -61,6 +63,8 @@ MIDDLEWARE = [
 # name from one address, that pair is locked out for AXES_COOLOFF_TIME hours.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
+    # Per account from every address: a growing delay, never a lockout (see the module).
+    "klinzha_site.login_delay.LoginDelayBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = env.int("KZ_LOGIN_FAILURE_LIMIT", default=5)
@@ -68,6 +72,14 @@ AXES_COOLOFF_TIME = env.float("KZ_LOGIN_COOLOFF_HOURS", default=0.25)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+# Beside it, per account across all addresses (klinzha_site.login_delay, counted in the
+# cache): after KZ_LOGIN_DELAY_AFTER failures each attempt waits KZ_LOGIN_DELAY_FIRST
+# seconds, doubled with each further failure up to KZ_LOGIN_DELAY_MAX; the counts go
+# KZ_LOGIN_DELAY_FORGET_HOURS after the last failure, or at the account's next login.
+KZ_LOGIN_DELAY_AFTER = env.int("KZ_LOGIN_DELAY_AFTER", default=10)
+KZ_LOGIN_DELAY_FIRST = env.float("KZ_LOGIN_DELAY_FIRST", default=2.0)
+KZ_LOGIN_DELAY_MAX = env.float("KZ_LOGIN_DELAY_MAX", default=300.0)
+KZ_LOGIN_DELAY_FORGET_HOURS = env.float("KZ_LOGIN_DELAY_FORGET_HOURS", default=24.0)
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "after-login"  # officials to /arbiter/, players to their games

@@ -40,3 +40,17 @@
       .toLowerCase().replace(/[^\w\s-]/g, "").trim().replace(/[-\s]+/g, "-").slice(0, 50);
   });
 })();
+
+// The console's games refresh every 3 s, but not while the arbiter is in the grid or has typed
+// a result not saved yet: the refresh would throw it away. (In JavaScript here, not an
+// hx-trigger filter: htmx evaluates those with eval, which the Content-Security-Policy refuses.)
+document.addEventListener("htmx:beforeRequest", function (e) {
+  "use strict";
+  var games = document.getElementById("games");
+  if (!games || e.detail.elt !== games) { return; }
+  var focus = document.activeElement;
+  if ((focus && games.contains(focus) && focus !== document.body) ||
+      games.querySelector("input.rescode.typed")) {
+    e.preventDefault();
+  }
+});

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
+from playwright.sync_api import expect
 
 from games.models import RecordSignature
 from tournaments.demo import demo_load
@@ -33,15 +34,15 @@ def test_submit_view_and_sign(live_server, browser_page, worker):
     assert page.locator("text=The moves decide: capture, green wins.").count() == 1
 
     label = page.locator("#ply-label")
-    page.wait_for_function("document.querySelector('#ply-label').textContent === '31 / 31'")
+    expect(page.locator("#ply-label")).to_have_text("31 / 31")
     page.keyboard.press("ArrowLeft")
-    page.wait_for_function("document.querySelector('#ply-label').textContent === '30 / 31'")
+    expect(page.locator("#ply-label")).to_have_text("30 / 31")
     page.click("#first")
-    page.wait_for_function("document.querySelector('#ply-label').textContent === '0 / 31'")
+    expect(page.locator("#ply-label")).to_have_text("0 / 31")
     assert page.locator("#board svg polygon.sq").count() == 81
     assert page.locator("#board svg g.piece").count() == 0
     page.keyboard.press("End")
-    page.wait_for_function("document.querySelector('#ply-label').textContent === '31 / 31'")
+    expect(page.locator("#ply-label")).to_have_text("31 / 31")
     assert page.locator("#board svg g.piece").count() > 0
     assert label.inner_text() == "31 / 31"
 

@@ -163,9 +163,7 @@ def test_a_failing_mail_server_keeps_the_invitation(
     _, players, _, _ = event
     staff = User.objects.create_user("boss", is_staff=True)
     with django_capture_on_commit_callbacks(execute=True):
-        made = player_invite(
-            player=players[3], email="dee@example.org", user=staff, site_url="http://x/"
-        )
+        made = player_invite(player=players[3], email="dee@example.org", user=staff)
     players[3].refresh_from_db()
     assert players[3].user == made.account and "/accounts/reset/" in made.link
     assert "could not be sent" in caplog.text
@@ -218,9 +216,7 @@ def test_an_invitation_is_written_in_the_arbiters_language(
     from django.utils import translation
 
     with translation.override("fr"), django_capture_on_commit_callbacks(execute=True):
-        invitation = player_invite(
-            player=players[3], email="dee@example.org", user=chief, site_url="http://kz.test"
-        )
+        invitation = player_invite(player=players[3], email="dee@example.org", user=chief)
     players[3].refresh_from_db()
     assert players[3].language == "fr"
     (mail,) = mailoutbox

@@ -21,6 +21,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext
 
 from klinzha_site.errors import Conflict
+from klinzha_site.links import site_link
 from tournaments.audit import Action, audit_site_append
 from tournaments.models import Player
 from tournaments.roles import user_may_invite_player
@@ -41,13 +42,14 @@ class Invitation:
     link: str
 
 
-def password_set_link(*, account: Any, site_url: str) -> str:
-    """The absolute link of Django's PasswordResetConfirmView for `account`: it works once,
-    and only until the password changes or settings.PASSWORD_RESET_TIMEOUT passes."""
+def password_set_link(*, account: Any) -> str:
+    """The absolute link (under KZ_SITE_URL, never the request's Host) of Django's
+    PasswordResetConfirmView for `account`: it works once, and only until the password
+    changes or settings.PASSWORD_RESET_TIMEOUT passes."""
     uid = urlsafe_base64_encode(force_bytes(account.pk))
     token = default_token_generator.make_token(account)
     path = reverse("password_reset_confirm", kwargs={"uidb64": uid, "token": token})
-    return site_url.rstrip("/") + path
+    return site_link(path)
 
 
 def _username_free(name: str) -> str:
@@ -101,7 +103,7 @@ def _invite_send(*, to: str, player_name: str, username: str, link: str, languag
 
 
 @transaction.atomic
-def player_invite(*, player: Player, email: str, user: Any, site_url: str) -> Invitation:
+def player_invite(*, player: Player, email: str, user: Any) -> Invitation:
     """Make an account for a player who has none, link it (entrants.player_link_user, who
     may is roles.user_may_invite_player), write it to the site's audit chain and mail its
     set-password link once committed."""
@@ -144,7 +146,7 @@ def player_invite(*, player: Player, email: str, user: Any, site_url: str) -> In
         # Until they log in themselves, the player reads the arbiter's language.
         player_language_set(player=linked, language=translation.get_language() or "")
     language = linked.language
-    link = password_set_link(account=account, site_url=site_url)
+    link = password_set_link(account=account)
     username = account.get_username()
     transaction.on_commit(
         lambda: _invite_send(

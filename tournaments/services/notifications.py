@@ -14,21 +14,18 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
 
+from klinzha_site.links import site_link
 from tournaments.models import Game, Penalty, Player, Round
 
 logger = logging.getLogger(__name__)
 
 
-def _site(path: str) -> str:
-    return str(getattr(settings, "KZ_SITE_URL", "http://127.0.0.1:8000")).rstrip("/") + path
-
-
 def _game_url(game: Game) -> str:
-    return _site(reverse("games:detail", args=[game.pk]))
+    return site_link(reverse("games:detail", args=[game.pk]))
 
 
 def _my_games_url() -> str:
-    return _site(reverse("my-games"))
+    return site_link(reverse("my-games"))
 
 
 def _email_of(player: Player | None) -> str:

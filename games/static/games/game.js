@@ -27,11 +27,12 @@
     function show(n) {
       ply = Math.max(0, Math.min(total, n));
       fetch(viewer.dataset.boardUrl + "&ply=" + ply).then((r) => r.text()).then((svg) => {
-        board.innerHTML = svg;
+        // The SVG's own <style> would be an inline style the Content-Security-Policy
+        // refuses: it is dropped, and site.css styles the board (.kz-board).
+        board.innerHTML = svg.replace(/<style[\s\S]*?<\/style>/g, "");
         label.textContent = ply + " / " + total;
         document.querySelectorAll("#moves li").forEach((li) => {
           li.classList.toggle("current", parseInt(li.dataset.ply, 10) === ply);
-          li.style.fontWeight = parseInt(li.dataset.ply, 10) === ply ? "bold" : "";
         });
       });
     }

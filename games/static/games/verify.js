@@ -28,8 +28,7 @@
     li.dataset.verified = state;
     const el = li.querySelector(".sig-check");
     el.dataset.verified = state;
-    el.textContent = text;
-    el.style.color = state === "valid" ? "green" : state === "invalid" ? "#b00" : "";
+    el.textContent = text;  // its colour from site.css, by data-verified
   }
 
   async function checkOne(li, signed) {
