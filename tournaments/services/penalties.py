@@ -124,7 +124,11 @@ def _target_check(
     if not Registration.objects.filter(tournament=tournament, player=player).exists():
         raise ValidationError({"player": gettext("not a combatant of this tournament")})
     if game is not None:
-        game = Game.objects.select_related("round__tournament").get(pk=game.pk)
+        game = Game.objects.select_related("round__tournament").filter(pk=game.pk).first()
+        if game is None:
+            raise ValidationError(
+                {"game": gettext("that game is gone: its round's pairings were edited")}
+            )
     if game is not None and game.round.tournament_id != tournament.pk:
         # The game is another event's: refused as that event's business (403) to whoever
         # holds no role there, as a wrong choice (400) to its own arbiters (issue 14).
