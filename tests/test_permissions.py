@@ -585,6 +585,13 @@ ENDPOINTS: list[tuple[str, Call, set[str]]] = [
 ]
 
 
+# Rows whose first request is allowed (and may lock) before the refused one.
+TWO_REQUESTS = {
+    "takeover: register elsewhere, then link",
+    "api penalty in one's own event on this event's game",
+}
+
+
 def denied(resp: Any) -> bool:
     if resp.status_code in (401, 403):
         return True
@@ -609,10 +616,13 @@ STATE = [
 
 @pytest.mark.parametrize("role", ROLES)
 @pytest.mark.parametrize(("name", "call", "allowed"), ENDPOINTS, ids=[e[0] for e in ENDPOINTS])
-def test_write_endpoint_permissions(world, pristine, client, role, name, call, allowed):
+def test_write_endpoint_permissions(
+    world, pristine, client, monkeypatch, role, name, call, allowed
+):
     user = world.users.get(role)
     before = [f(world) for f in STATE]
     assert normalized(before) == pristine, f"{name} as {role}: an earlier case's writes leaked"
+    locks = row_locks_asked(monkeypatch)
     resp = call(world, user, client)
     assert resp.status_code < 500, f"{name} as {role}: {resp.status_code}"
     if role in allowed:
@@ -620,6 +630,25 @@ def test_write_endpoint_permissions(world, pristine, client, role, name, call, a
     else:
         assert denied(resp), f"{name} must be refused to {role}: {resp.status_code}"
         assert [f(world) for f in STATE] == before, f"{name} as {role} changed something"
+        # Issue 22, item 5: the role is checked before any row is locked (a row of two
+        # requests may lock in its first, allowed, one).
+        assert not locks or name in TWO_REQUESTS, f"{name} as {role} locked {locks} first"
+
+
+def row_locks_asked(monkeypatch: Any) -> list[str]:
+    """The models of every row lock (SELECT ... FOR UPDATE) asked for from now on: SQLite
+    takes none, so the request is what shows a lock on every database."""
+    from django.db.models.query import QuerySet
+
+    asked: list[str] = []
+    original = QuerySet.select_for_update
+
+    def spy(self: Any, *args: Any, **kwargs: Any) -> Any:
+        asked.append(self.model.__name__)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(QuerySet, "select_for_update", spy)
+    return asked
 
 
 @pytest.mark.parametrize("role", ROLES)
@@ -765,3 +794,108 @@ def test_the_table_names_every_write_route():
     reads |= {"arbiter:pairing-job", "arbiter:export-trf"}
     reads |= {"games:detail", "games:status", "games:board", "games:canonical"}
     assert pages - reads == covered
+
+
+# Issue 22, item 3: a proposed round's records are its arbiters' own, as its games are.
+@pytest.mark.parametrize("role", ROLES)
+def test_a_draft_rounds_records_are_seen_by_its_arbiters_only(world, role):
+    game = Game.objects.get(round__tournament=world.t, round__number=2, board=1)
+    draft = RecordSubmission.objects.create(game=game, raw=b'[Event "draft"]\n\n')
+    api = api_as(world.users.get(role))
+    listed = api.get("/api/records/?limit=500").json()
+    ids = {r["id"] for r in listed.get("results", listed)}
+    assert world.submission.pk in ids  # a published round's record stays public
+    detail = api.get(f"/api/records/{draft.pk}/")
+    signatures = api.get(f"/api/records/{draft.pk}/signatures/")
+    game_page = api.get(f"/g/{game.pk}/")
+    if role in ARBITERS:
+        assert draft.pk in ids
+        assert (detail.status_code, signatures.status_code) == (200, 200)
+        assert detail.json()["game"] == game.pk
+    else:
+        assert draft.pk not in ids, role
+        assert (detail.status_code, signatures.status_code) == (404, 404), role
+        assert game_page.status_code == 404  # exactly whom the game page refuses
+        signed = api.post(
+            f"/api/records/{draft.pk}/signatures/", {"public_key": "k", "signature": "s"}
+        )
+        assert signed.status_code in (401, 403, 404), signed.status_code
+
+
+# Issue 22, item 4: an expulsion (Art. 12.4 g) is the chief arbiter's, and only revoking it
+# brings the player back; a withdrawal and its undo cannot.
+def expel(w: World) -> Penalty:
+    return services.penalty_impose(
+        tournament=w.t, player=w.player, kind="expulsion", reason="cheating", user=None
+    )
+
+
+def registration_state(w: World) -> Any:
+    return (
+        w.t.registrations.values_list("status", "last_round").get(player=w.player),
+        w.t.audit.count(),
+    )
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_an_expelled_player_is_neither_withdrawn_nor_brought_back_by_an_undo(world, role):
+    expel(world)
+    before = registration_state(world)
+    api = api_as(world.users.get(role))
+    body = {"player": world.player.pk}
+    withdrawn = api.post(T + "/withdrawals/", body, format="json")
+    undone = api.post(T + "/withdrawal-undo/", body, format="json")
+    if role in ARBITERS:
+        assert (withdrawn.status_code, undone.status_code) == (409, 409)
+        for resp in (withdrawn, undone):
+            message = str(resp.json())
+            assert "expelled (Art. 12.4g)" in message and "revoking the penalty" in message
+    else:
+        assert denied(withdrawn) and denied(undone), (withdrawn.status_code, undone.status_code)
+    assert registration_state(world) == before
+    assert before[0] == ("expelled", 2)
+
+
+@pytest.mark.parametrize("role", sorted(ARBITERS))
+def test_the_arbiter_pages_refuse_to_withdraw_an_expelled_player(world, client, role):
+    expel(world)
+    before = registration_state(world)
+    for path in ("withdraw/", "undo-withdrawal/"):
+        resp = page_post(A + "/entrants/{w.player.pk}/" + path)(world, world.users[role], client)
+        assert resp.status_code == 302
+        from django.contrib.messages import get_messages
+
+        errors = [m.message for m in get_messages(resp.wsgi_request) if m.level_tag == "error"]
+        assert any("only revoking the penalty" in m for m in errors), errors
+    assert registration_state(world) == before
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_an_expulsion_is_revoked_by_the_role_that_imposes_it(world, client, role):
+    penalty = expel(world)
+    user = world.users.get(role)
+    resp = api_as(user).post(
+        T + "/revocations/", {"penalty": penalty.pk, "reason": "appeal"}, format="json"
+    )
+    page = page_post(A + "/penalties/revoke/", {"penalty": penalty.pk, "reason": "appeal"})
+    if role in CHIEFS:
+        assert resp.status_code == 201, resp.content
+        assert registration_state(world)[0] == ("active", None)
+    else:
+        assert denied(resp), resp.status_code
+        assert denied(page(world, user, client))
+        assert not Penalty.objects.filter(revokes=penalty).exists()
+        assert registration_state(world)[0] == ("expelled", 2)
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_expelling_through_the_withdrawals_takes_the_chief_arbiters_role(world, role):
+    before = registration_state(world)
+    resp = api_as(world.users.get(role)).post(
+        T + "/withdrawals/", {"player": world.player.pk, "expelled": True}, format="json"
+    )
+    if role in CHIEFS:
+        assert resp.status_code == 200 and resp.json()["status"] == "expelled"
+    else:
+        assert denied(resp), resp.status_code
+        assert registration_state(world) == before

@@ -141,3 +141,35 @@ def test_site_wide_lists_do_not_grow_with_the_events(arbiter, path):
     event(14, "two")
     # One more tournament may add a query of its own (its penalties), never one per row.
     assert queries(arbiter, path) <= few + 2
+
+
+@pytest.mark.parametrize("who", ["public", "arbiter"])
+def test_the_records_list_leaves_out_draft_rounds_in_queries_independent_of_them(who):
+    """Issue 22, item 3: the records of a proposed round's games are left out for whoever
+    may not see those games, in the list's own query (no check per record)."""
+    from games.models import RecordSubmission
+    from tournaments.models import Round
+
+    user = get_user_model().objects.create_user("qc-arbiter", password="pw-qc-arbiter-1")
+    client = APIClient()
+    if who == "arbiter":
+        client.force_login(user)
+
+    def add(n: int, slug: str) -> None:
+        t = event(n, slug)
+        t.arbiters.add(user)
+        services.round_unpublish(round=t.rounds.get(number=3))  # round 3 proposed again
+        for game in Game.objects.filter(round__tournament=t, kind=Game.Kind.GAME):
+            RecordSubmission.objects.create(game=game, raw=b'[Event "q"]\n\n')
+
+    add(4, "few")
+    few = queries(client, "/api/records/?limit=500")
+    add(14, "many")
+    assert queries(client, "/api/records/?limit=500") == few
+    listed = {r["game"] for r in client.get("/api/records/?limit=500").json()["results"]}
+    drafts = set(
+        Game.objects.filter(round__status=Round.Status.DRAFT, kind=Game.Kind.GAME).values_list(
+            "pk", flat=True
+        )
+    )
+    assert drafts and (drafts <= listed if who == "arbiter" else not drafts & listed)

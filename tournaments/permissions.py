@@ -10,6 +10,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Q
 from django.forms import BaseForm
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
@@ -23,6 +24,7 @@ from klinzha_site.parsing import ascii_int
 from tournaments.models import Game, Round, Tournament
 from tournaments.roles import (
     Role,
+    tournaments_arbitrated,
     user_can_arbitrate,
     user_is_official,
     user_is_organizer,
@@ -104,6 +106,16 @@ def game_visible_get(*, pk: Any, user: Any) -> Game:
     ):
         raise Http404(gettext("no such game"))
     return game
+
+
+def games_visible_q(*, user: Any, prefix: str = "") -> Q:
+    """game_visible_get's rule as a filter for lists of games (`prefix` leads from the
+    listed model to its game, e.g. "game__"): the games of published rounds, and those of
+    proposed rounds for their arbiters, in the list's own query."""
+    arbitrated = tournaments_arbitrated(user=user).values("pk")
+    return ~Q(**{f"{prefix}round__status": Round.Status.DRAFT}) | Q(
+        **{f"{prefix}round__tournament__in": arbitrated}
+    )
 
 
 def game_visible(view: View) -> View:

@@ -6,9 +6,11 @@ from enum import IntEnum
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
+from django.db.models import Q, QuerySet
 from django.utils.translation import gettext
 
 from tournaments.models import Player, Tournament
+from tournaments.penalty_kinds import PenaltyKind
 
 
 class Role(IntEnum):
@@ -54,6 +56,22 @@ def user_role(*, user: Any, tournament: Tournament) -> Role:
 
 def user_can_arbitrate(*, user: Any, tournament: Tournament) -> bool:
     return user_role(user=user, tournament=tournament) >= Role.ARBITER
+
+
+def tournaments_arbitrated(*, user: Any) -> QuerySet[Tournament]:
+    """The tournaments where user_can_arbitrate holds, as one query (for filtering lists):
+    every one for staff, none for the anonymous."""
+    if not getattr(user, "is_authenticated", False):
+        return Tournament.objects.none()
+    if user.is_staff:
+        return Tournament.objects.all()
+    return Tournament.objects.filter(Q(organizer=user) | Q(chief_arbiter=user) | Q(arbiters=user))
+
+
+def penalty_role(kind: PenaltyKind) -> Role:
+    """Who imposes a penalty of `kind` (tournaments.penalty_kinds), and so who may revoke
+    it or take its effect back: the chief arbiter (or organizer) for the chief's kinds."""
+    return Role.CHIEF_ARBITER if kind.chief_only else Role.ARBITER
 
 
 def role_require(*, user: Any, tournament: Tournament, role: Role) -> None:

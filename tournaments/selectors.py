@@ -445,6 +445,14 @@ def penalty_effects(
     return {k: tuple(v) for k, v in out.items()}
 
 
+def expulsion_standing(*, tournament_id: int, player_id: int, besides: int = 0) -> Penalty | None:
+    """An expulsion or dismissal (Art. 12.4 g, 11.1) of the player not revoked, other than
+    penalty `besides`: while one stands only revoking it brings the player back."""
+    kinds = [k.value for k in KINDS if k.effect == Effect.EXPULSION]
+    rows = Penalty.objects.filter(tournament=tournament_id, player=player_id, kind__in=kinds)
+    return rows.exclude(pk=besides).filter(revoked_by__isnull=True).order_by("pk").first()
+
+
 def penalty_list(*, tournament: Tournament, user: Any) -> QuerySet[Penalty]:
     """Every penalty for the arbiters; a player's own for a player; none for the public."""
     rows = Penalty.objects.filter(tournament=tournament).select_related(

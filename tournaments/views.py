@@ -21,6 +21,7 @@ from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.utils.translation import gettext_lazy as _
 
+from klinzha_site.csv_cells import csv_text
 from klinzha_site.page_cache import page_serve, page_splice
 from klinzha_site.parsing import ascii_int_or_none
 from tournaments import page_selectors, selectors
@@ -264,8 +265,8 @@ def _crosstable_csv(request: HttpRequest, slug: str) -> HttpResponse:
         writer.writerow(
             [
                 row.rank,
-                row.entrant.name,
-                row.entrant.club,
+                csv_text(row.entrant.name),
+                csv_text(row.entrant.club),
                 row.entrant.rating,
                 *[c.text() for c in cells],
                 row.score,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Q
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, status, viewsets
 from rest_framework.decorators import action
@@ -30,12 +31,19 @@ from games.api.serializers import (
 from games.models import Irregularity, RecordSubmission, SigningKey
 from rules.position import KIND_NAMES
 from tournaments.api import views as tournament_views
-from tournaments.permissions import game_visible_get
+from tournaments.permissions import game_visible_get, games_visible_q
 
 
 class RecordViewSet(viewsets.ReadOnlyModelViewSet):
     queryset = RecordSubmission.objects.prefetch_related("signatures__signer")
     serializer_class = RecordSerializer
+
+    def get_queryset(self) -> Any:
+        """A record of a proposed round's game is its arbiters' own, as the game is
+        (tournaments.permissions.game_visible_get): left out of the list, 404 otherwise. A
+        record matched to no game is shown as before."""
+        visible = games_visible_q(user=self.request.user, prefix="game__")
+        return super().get_queryset().filter(visible | Q(game__isnull=True))
 
     @extend_schema(methods=["GET"], request=None, responses={200: SignatureSerializer(many=True)})
     @extend_schema(

@@ -223,9 +223,9 @@ def record_correction_rule(*, game: Game, raw: bytes, reason: str, user: Any) ->
 def game_timeout_decide(*, game: Game, user: Any) -> TimeoutDecision:
     """Decide a battle stopped at time-out under the Italian society's rules from its latest
     valid record: the count (a tie: the coin), or in a final the Bach'san replay."""
+    role_require(user=user, tournament=game.round.tournament, role=Role.ARBITER)  # before locks
     game = game_lock(game)
     tournament = game.round.tournament
-    role_require(user=user, tournament=tournament, role=Role.ARBITER)
     if tournament.ruleset != RULESET:
         raise ValidationError(
             {

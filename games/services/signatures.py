@@ -15,6 +15,7 @@ from games.signing import Signature, SignatureError, public_key_canonical, verif
 from klinzha_site.errors import Conflict
 from rules.errors import RulesError
 from tournaments.audit import Action, audit_append
+from tournaments.models import Game
 from tournaments.roles import user_can_arbitrate
 from tournaments.services.common import tournament_lock
 
@@ -54,6 +55,18 @@ def signing_key_register(*, user: Any, public_key: str, label: str = "") -> Sign
     return key
 
 
+def _signer_role(user: Any, game: Game) -> str:
+    """Which signature `user` gives on the game's record (PermissionDenied if none)."""
+    player = getattr(user, "player", None)
+    if player is not None and player.pk == game.first_id:
+        return RecordSignature.Role.FIRST
+    if player is not None and player.pk == game.second_id:
+        return RecordSignature.Role.SECOND
+    if user_can_arbitrate(user=user, tournament=game.round.tournament):
+        return RecordSignature.Role.ARBITER
+    raise PermissionDenied(gettext("only the combatants and the arbiter sign a record"))
+
+
 @transaction.atomic
 def signature_add(
     *, submission: RecordSubmission, user: Any, public_key: str, signature: str
@@ -61,30 +74,18 @@ def signature_add(
     """A combatant or the arbiter signs the latest version of the record (Art. 8.2); both
     combatants lock it, and it is final. A signature once given stands: the same one again
     changes nothing, another (a new key, another text) is refused (409)."""
-    tournament_id = (
-        RecordSubmission.objects.filter(pk=submission.pk)
-        .values_list("game__round__tournament_id", flat=True)
-        .get()
-    )
-    if tournament_id is not None:
-        tournament_lock(tournament_id)
+    unlocked = RecordSubmission.objects.select_related("game__round__tournament")
+    game = unlocked.get(pk=submission.pk).game
+    if game is None:
+        raise ValidationError({"submission": gettext("only a game's record is signed")})
+    _signer_role(user, game)  # before any lock: whoever may not sign takes none
+    tournament_lock(game.round.tournament_id)
     sub = (
         RecordSubmission.objects.select_for_update(of=("self",))
         .select_related("game__round__tournament")
         .get(pk=submission.pk)
     )
-    game = sub.game
-    if game is None:
-        raise ValidationError({"submission": gettext("only a game's record is signed")})
-    player = getattr(user, "player", None)
-    if player is not None and player.pk == game.first_id:
-        role = RecordSignature.Role.FIRST
-    elif player is not None and player.pk == game.second_id:
-        role = RecordSignature.Role.SECOND
-    elif user_can_arbitrate(user=user, tournament=game.round.tournament):
-        role = RecordSignature.Role.ARBITER
-    else:
-        raise PermissionDenied(gettext("only the combatants and the arbiter sign a record"))
+    role = _signer_role(user, sub.game)  # again under the lock: the pairing could change
     public_key = _canonical_key(public_key)
     signature = signature.strip()
     if not SigningKey.objects.filter(user=user, public_key=public_key).exists():

@@ -293,3 +293,35 @@ def test_schedule_is_shown_with_the_round(api):
     assert resp.status_code == 200
     rounds = api.get(url + "rounds/").json()
     assert rounds[0]["place"] == "Great Hall" and rounds[0]["starts_at"].startswith("2026-11-01")
+
+
+def test_a_second_withdrawal_is_refused_and_keeps_the_round_they_left_after(api):
+    """Issue 22, item 4: withdrawing a player who is out already answers 409 and changes
+    nothing (it once moved their last round to the latest one)."""
+    t = event(6, "twice-out")
+    pair(api, t)
+    player = withdraw(api, t, "W2")
+    play_all(t)
+    pair(api, t)
+    trail = t.audit.count()
+    resp = api.post(f"/api/tournaments/{t.slug}/withdrawals/", {"player": player.pk}, format="json")
+    assert resp.status_code == 409
+    assert "W2 has withdrawn already, after round 1" in str(resp.json())
+    reg = t.registrations.get(player=player)
+    assert (reg.status, reg.last_round, t.audit.count()) == ("withdrawn", 1, trail)
+
+
+def test_an_expulsion_of_a_withdrawn_player_keeps_the_round_they_left_after(api):
+    t = event(6, "out-then-expelled")
+    pair(api, t)
+    player = withdraw(api, t, "W3")
+    play_all(t)
+    pair(api, t)
+    body = {"player": player.pk, "kind": "dismissal", "reason": "left the site in anger"}
+    assert api.post(f"/api/tournaments/{t.slug}/penalties/", body, format="json").status_code == 201
+    reg = t.registrations.get(player=player)
+    assert (reg.status, reg.last_round) == ("expelled", 1)
+    undo = api.post(
+        f"/api/tournaments/{t.slug}/withdrawal-undo/", {"player": player.pk}, format="json"
+    )
+    assert undo.status_code == 409 and "(Art. 11.1)" in str(undo.json())

@@ -11,7 +11,16 @@ from django.utils.translation import gettext
 from klinzha_site.errors import Conflict
 from tournaments.audit import Action, audit_append, audit_site_append
 from tournaments.models import ByeRequest, Club, ForbiddenPair, Player, Registration, Tournament
-from tournaments.roles import player_link_require, player_manager_of, user_may_edit_player
+from tournaments.penalty_kinds import penalty_kind
+from tournaments.roles import (
+    Role,
+    penalty_role,
+    player_link_require,
+    player_manager_of,
+    role_require,
+    user_may_edit_player,
+)
+from tournaments.selectors import expulsion_standing
 from tournaments.services.common import (
     require_arbiter,
     require_official,
@@ -19,6 +28,9 @@ from tournaments.services.common import (
     standings_bump_for_player,
     tournament_lock,
 )
+
+# What the withdrawals' "expelled" flag does: Art. 12.4 g, with who may do it.
+EXPULSION = penalty_kind("expulsion")
 
 # A rating has four digits: a TRF player line holds it in columns 49-52.
 RATING_MAX = 9999
@@ -273,12 +285,26 @@ def start_rank_move(
 def registration_withdraw(
     *, registration: Registration, user: Any = None, expelled: bool = False
 ) -> Registration:
-    """Withdraw (or expel, Art. 12.4 g) from all later rounds; played games stand."""
-    require_arbiter(user, registration.tournament)
+    """Withdraw (or expel, Art. 12.4 g) from all later rounds; played games stand. Only an
+    active player withdraws (409 otherwise: an expelled one comes back by revoking the
+    penalty, never through a withdrawal and its undo). Expelling takes the role that
+    imposes an expulsion, and keeps the round after which a player already out left."""
+    role = penalty_role(EXPULSION) if expelled else Role.ARBITER
+    role_require(user=user, tournament=registration.tournament, role=role)
     tournament_lock(registration.tournament_id)  # the one lock order: tournament first
     reg = Registration.objects.select_for_update().get(pk=registration.pk)
+    if not expelled:
+        _out_refuse(reg)
+        if reg.status != Registration.Status.ACTIVE:
+            raise Conflict(
+                {
+                    "player": gettext("%(name)s has withdrawn already, after round %(round)s")
+                    % {"name": reg.player.name, "round": reg.last_round or 0}
+                }
+            )
+    if reg.status == Registration.Status.ACTIVE:
+        reg.last_round = reg.tournament.rounds.count()
     reg.status = Registration.Status.EXPELLED if expelled else Registration.Status.WITHDRAWN
-    reg.last_round = reg.tournament.rounds.count()
     reg.save(update_fields=["status", "last_round"])
     audit_append(
         tournament=reg.tournament,
@@ -291,10 +317,28 @@ def registration_withdraw(
     return reg
 
 
+def _out_refuse(reg: Registration) -> None:
+    """409 while the player is expelled (or an expulsion or dismissal of theirs stands):
+    only revoking the penalty brings them back, with the role that imposed it."""
+    standing = expulsion_standing(tournament_id=reg.tournament_id, player_id=reg.player_id)
+    if standing is None and reg.status != Registration.Status.EXPELLED:
+        return
+    article = standing.article if standing else EXPULSION.article
+    raise Conflict(
+        {
+            "player": gettext(
+                "%(name)s was expelled (Art. %(article)s); only revoking the penalty can "
+                "bring them back"
+            )
+            % {"name": reg.player.name, "article": article}
+        }
+    )
+
+
 @transaction.atomic
 def registration_withdrawal_undo(*, registration: Registration, user: Any = None) -> Registration:
     """Take a withdrawal back while no round has been paired since; an expulsion is undone
-    by revoking its penalty."""
+    by revoking its penalty (409 while one stands)."""
     require_arbiter(user, registration.tournament)
     tournament_lock(registration.tournament_id)
     reg = Registration.objects.select_for_update().get(pk=registration.pk)
@@ -302,13 +346,7 @@ def registration_withdrawal_undo(*, registration: Registration, user: Any = None
         raise Conflict(
             {"player": gettext("%(name)s has not withdrawn") % {"name": reg.player.name}}
         )
-    if reg.status == Registration.Status.EXPELLED:
-        raise Conflict(
-            {
-                "player": gettext("%(name)s was expelled: revoke the penalty instead")
-                % {"name": reg.player.name}
-            }
-        )
+    _out_refuse(reg)
     if reg.tournament.rounds.count() > (reg.last_round or 0):
         raise Conflict(
             {

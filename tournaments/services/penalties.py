@@ -12,8 +12,9 @@ from django.utils.translation import gettext
 
 from tournaments.audit import Action, audit_append
 from tournaments.models import Game, Penalty, Player, Registration, Tournament
-from tournaments.penalty_kinds import BY_VALUE, KINDS, Amount, Effect, PenaltyKind, penalty_kind
-from tournaments.roles import Role, role_require
+from tournaments.penalty_kinds import BY_VALUE, Amount, Effect, PenaltyKind, penalty_kind
+from tournaments.roles import Role, penalty_role, role_require
+from tournaments.selectors import expulsion_standing
 from tournaments.services.common import (
     acting_account,
     require_arbiter,
@@ -71,21 +72,10 @@ def penalty_impose(
         role_require(user=user, tournament=tournament, role=Role.ARBITER)
         raise ValidationError({"kind": gettext("unknown penalty %(kind)r") % {"kind": kind}})
     spec = penalty_kind(kind)
-    needed = Role.CHIEF_ARBITER if spec.chief_only else Role.ARBITER
-    role_require(user=user, tournament=tournament, role=needed)
+    # The role before any lock: whoever may not impose it takes no row lock.
+    role_require(user=user, tournament=tournament, role=penalty_role(spec))
     if not reason.strip():
         raise ValidationError({"reason": gettext("say why")})
-    if not Registration.objects.filter(tournament=tournament, player=player).exists():
-        raise ValidationError({"player": gettext("not a combatant of this tournament")})
-    if game is not None and game.round.tournament_id != tournament.pk:
-        # The game is another event's: refused as that event's business (403) to whoever
-        # holds no role there, as a wrong choice (400) to its own arbiters (issue 14).
-        role_require(user=user, tournament=game.round.tournament, role=Role.ARBITER)
-        raise ValidationError({"game": gettext("this penalty applies to a game of the tournament")})
-    if spec.needs_game and game is None:
-        raise ValidationError({"game": gettext("this penalty applies to a game of the tournament")})
-    if game is not None and player.pk not in (game.first_id, game.second_id):
-        raise ValidationError({"player": gettext("not a combatant of that game")})
     if round_number is not None and not 1 <= round_number <= ROUND_MAX:
         raise ValidationError(
             {"round_number": gettext("a round from 1 to %(ROUND_MAX)s") % {"ROUND_MAX": ROUND_MAX}}
@@ -94,6 +84,8 @@ def penalty_impose(
         raise ValidationError({"from_ply": gettext("a ply number from 1, for a penalty of time")})
     value = _amount_parse(spec, amount)
     tournament_lock(tournament.pk)
+    # Under the lock, what it protects: the player still an entrant, the game still theirs.
+    _target_check(tournament, player, game, spec, user)
     penalty = Penalty.objects.create(
         tournament=tournament,
         player=player,
@@ -124,6 +116,30 @@ def penalty_impose(
     return penalty
 
 
+def _target_check(
+    tournament: Tournament, player: Player, game: Game | None, spec: PenaltyKind, user: Any
+) -> None:
+    """The penalty's target read again under the tournament's lock: pairings and entrants
+    change under the same lock, so what was checked before it could be stale."""
+    if not Registration.objects.filter(tournament=tournament, player=player).exists():
+        raise ValidationError({"player": gettext("not a combatant of this tournament")})
+    if game is not None:
+        game = Game.objects.select_related("round__tournament").filter(pk=game.pk).first()
+        if game is None:
+            raise ValidationError(
+                {"game": gettext("that game is gone: its round's pairings were edited")}
+            )
+    if game is not None and game.round.tournament_id != tournament.pk:
+        # The game is another event's: refused as that event's business (403) to whoever
+        # holds no role there, as a wrong choice (400) to its own arbiters (issue 14).
+        role_require(user=user, tournament=game.round.tournament, role=Role.ARBITER)
+        raise ValidationError({"game": gettext("this penalty applies to a game of the tournament")})
+    if spec.needs_game and game is None:
+        raise ValidationError({"game": gettext("this penalty applies to a game of the tournament")})
+    if game is not None and player.pk not in (game.first_id, game.second_id):
+        raise ValidationError({"player": gettext("not a combatant of that game")})
+
+
 def _penalty_effect(
     penalty: Penalty, spec: PenaltyKind, *, sign: int, user: Any, from_ply: int | None = None
 ) -> None:
@@ -142,23 +158,21 @@ def _penalty_effect(
 
 def _expulsions_in_force(revoked: Penalty) -> bool:
     """Whether the player stays out for another expulsion or dismissal than `revoked`."""
-    kinds = [k.value for k in KINDS if k.effect == Effect.EXPULSION]
-    return (
-        Penalty.objects.filter(
-            tournament=revoked.tournament_id, player=revoked.player_id, kind__in=kinds
-        )
-        .exclude(pk=revoked.pk)
-        .filter(revoked_by__isnull=True)
-        .exists()
+    standing = expulsion_standing(
+        tournament_id=revoked.tournament_id, player_id=revoked.player_id, besides=revoked.pk
     )
+    return standing is not None
 
 
 @transaction.atomic
 def penalty_revoke(*, penalty: Penalty, reason: str, user: Any) -> Penalty:
-    """Undo a penalty with a new entry; the original stays on record."""
-    require_arbiter(user, penalty.tournament)
+    """Undo a penalty with a new entry; the original stays on record. Revoking takes the
+    role imposing its kind takes (an expulsion is the chief arbiter's to take back)."""
     if penalty.kind == Penalty.Kind.REVOCATION:
+        require_arbiter(user, penalty.tournament)
         raise ValidationError({"penalty": gettext("a revocation cannot be revoked")})
+    spec = penalty_kind(penalty.kind)
+    role_require(user=user, tournament=penalty.tournament, role=penalty_role(spec))
     tournament_lock(penalty.tournament_id)
     if Penalty.objects.filter(revokes=penalty).exists():
         raise ValidationError({"penalty": gettext("already revoked")})
@@ -173,7 +187,7 @@ def penalty_revoke(*, penalty: Penalty, reason: str, user: Any) -> Penalty:
         arbiter=acting_account(user),
         round_number=penalty.round_number,
     )
-    _penalty_effect(penalty, penalty_kind(penalty.kind), sign=-1, user=user)
+    _penalty_effect(penalty, spec, sign=-1, user=user)
     audit_append(
         tournament=penalty.tournament,
         user=user,

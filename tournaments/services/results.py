@@ -40,14 +40,22 @@ def game_lock(game: Game) -> Game:
     )
 
 
+def game_arbiter_require(*, game: Game, user: Any) -> None:
+    """PermissionDenied unless `user` arbitrates the game's tournament (read without a
+    lock): checked before game_lock, so a caller without the role takes no row lock."""
+    if user is not None:
+        require_arbiter(user, Tournament.objects.get(rounds__games__pk=game.pk))
+
+
 @transaction.atomic
 def game_result_set(*, game: Game, result: str, user: Any = None) -> Game:
     """Enter or correct a result. Entering the same result twice changes nothing. With the
     tournament's result_confirmation on, the result waits for a second account's
-    confirmation (game_result_countersign) before it counts."""
+    confirmation (game_result_countersign) before it counts. The role is checked before
+    any lock; under the locks, the round must still be published."""
+    game_arbiter_require(game=game, user=user)
     locked = game_lock(game)
     tournament = locked.round.tournament
-    require_arbiter(user, tournament)
     if result not in Game.Result.values:
         raise ValidationError({"result": gettext("unknown result %(result)r") % {"result": result}})
     if locked.kind != Game.Kind.GAME:
@@ -94,10 +102,10 @@ def game_result_set(*, game: Game, result: str, user: Any = None) -> Game:
 @transaction.atomic
 def game_result_countersign(*, game: Game, user: Any) -> Game:
     """The second person's confirmation of an entered result: never the account that
-    entered it."""
+    entered it. The role is checked before any lock."""
+    game_arbiter_require(game=game, user=user)
     locked = game_lock(game)
     tournament = locked.round.tournament
-    require_arbiter(user, tournament)
     if not locked.result:
         raise ValidationError({"result": gettext("no result has been entered")})
     if locked.result_confirmed_at is not None:
