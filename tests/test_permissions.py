@@ -589,6 +589,7 @@ ENDPOINTS: list[tuple[str, Call, set[str]]] = [
 TWO_REQUESTS = {
     "takeover: register elsewhere, then link",
     "api penalty in one's own event on this event's game",
+    "api player account: link after another event registered the player",
 }
 
 
