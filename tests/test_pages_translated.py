@@ -115,8 +115,14 @@ def test_pages_show_nothing_left_in_english(demo):
     assert game is not None
     known = set(Player.objects.values_list("name", flat=True))
     known |= {f": {name}" for name in known}
+    # The trail names each entrant with their start rank (data, in no language).
+    known |= {f": {r.player.name} (#{r.start_rank})" for r in demo.registrations.all()}
     known |= set(Club.objects.values_list("name", flat=True)) | {demo.name, demo.local_rules}
     known |= {f"{game.first.name} – {game.second.name}", '[Event "…"]'}
+    pairs = Game.objects.filter(round__tournament=demo, second__isnull=False)
+    known |= {
+        f": {g.first.name} – {g.second.name}" for g in pairs.select_related("first", "second")
+    }
     known |= {f"{c.name} {p.rating}" for p in Player.objects.all() for c in Club.objects.all()}
     known |= {demo.venue} | set(get_user_model().objects.values_list("username", flat=True))
     slug = demo.slug
