@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from celery import shared_task
+from celery.signals import worker_ready
 
 from klinzha_site.celery_options import RELIABLE
 from tournaments.services.pairing_jobs import (
@@ -22,3 +23,9 @@ def pair_round_task(job_id: int) -> str:
 def pairing_jobs_sweep_task() -> int:
     """The pairing jobs' sweep, every KZ_SWEEP_EVERY seconds from the beat schedule."""
     return pairing_jobs_fail_stale()
+
+
+@worker_ready.connect
+def _sweep_on_start(**_: object) -> None:
+    """A worker coming up fails the jobs that stalled while none ran."""
+    pairing_jobs_sweep_task.delay()

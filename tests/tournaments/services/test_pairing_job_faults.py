@@ -67,9 +67,7 @@ def test_a_pairing_that_raises_fails_the_job_and_the_round_is_paired_again(
     assert t.rounds.get().number == 1
 
 
-def test_a_job_whose_progress_stopped_no_longer_blocks_pairing(
-    officials, event, sent, settings
-):
+def test_a_job_whose_progress_stopped_no_longer_blocks_pairing(officials, event, sent, settings):
     settings.KZ_PAIRING_STALE_AFTER = 120
     t, _ = event
     code, job = pair_in_background(t, officials.arbiter)
@@ -86,9 +84,7 @@ def test_a_job_whose_progress_stopped_no_longer_blocks_pairing(
     assert t.rounds.count() == 1
 
 
-def test_the_sweep_fails_only_the_jobs_whose_progress_stopped(
-    officials, event, sent, settings
-):
+def test_the_sweep_fails_only_the_jobs_whose_progress_stopped(officials, event, sent, settings):
     settings.KZ_PAIRING_STALE_AFTER = 120
     t, _ = event
     old = timezone.now() - timedelta(seconds=180)
