@@ -195,13 +195,13 @@ def claims_store(
                 _verdict_set(claim.submission, outcome, now)
                 written.append(claim)
         _verdicts_write(written)
+    kept = {c.submission.pk for c in current}
     for claim in claims:
-        if claim not in current:
+        if claim.submission.pk not in kept:
             log.info(
                 "record %s changed while validated: its verdict is dropped", claim.submission.pk
             )
     _first_colours_keep(written, outcomes)
-    kept = {c.submission.pk for c in current}
     fresh = {c.submission.pk: c.submission for c in current}
     fresh.update(RecordSubmission.objects.in_bulk([s.pk for s in submissions if s.pk not in kept]))
     return [fresh.get(sub.pk, sub) for sub in submissions]

@@ -9,10 +9,12 @@ import time
 from datetime import timedelta
 
 import pytest
+from celery import current_app
 from django.utils import timezone
 from rest_framework.test import APIClient
 
 from games import services
+from games import tasks as _tasks  # noqa: F401 - registers the tasks run in_process
 from games.models import RecordSubmission
 from games.services import records
 from rules.record import write_record
@@ -21,6 +23,16 @@ from tests.rules.test_clock import record
 from tournaments.models import Game
 
 TC = "20/1800:1200"
+
+
+@pytest.fixture
+def in_process(monkeypatch):  # type: ignore[no-untyped-def]
+    """Tasks the records services queue run here, at once (with or without a broker): this
+    test's transaction is never committed, so no worker could see its records; the real
+    workers' walks are in tests/integration/test_background_faults.py."""
+    monkeypatch.setattr(
+        records, "task_send", lambda name, *args: current_app.tasks[name].apply(args=args) or True
+    )
 
 
 def api(user: object = None) -> APIClient:
@@ -38,7 +50,7 @@ def submitted(game: Game, user: object, text: str) -> int:
 
 
 def test_a_verdict_overtaken_by_a_clock_adjustment_is_not_stored(
-    officials, game, settings, monkeypatch, django_capture_on_commit_callbacks
+    officials, game, settings, monkeypatch, django_capture_on_commit_callbacks, in_process
 ):
     """The race as it happens: the worker reads the record and its adjustments, the arbiter
     adds +60 s for gold through the API while the worker computes (which sends the record
@@ -88,14 +100,16 @@ def test_a_verdict_is_stored_only_over_the_claim_it_came_from(officials, game, s
 
 
 def test_a_record_whose_validation_raises_fails_and_the_arbiter_queues_it_again(
-    officials, game, settings, monkeypatch, client, django_capture_on_commit_callbacks
+    officials, game, settings, client, django_capture_on_commit_callbacks, in_process, request
 ):
     settings.KZ_VALIDATION_MAX_ATTEMPTS = 3
 
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("the engine broke")
 
-    monkeypatch.setattr(records, "validate_record", broken)
+    engine = pytest.MonkeyPatch()  # undone below, when the engine is mended
+    request.addfinalizer(engine.undo)
+    engine.setattr(records, "validate_record", broken)
     pk = submitted(game, officials.arbiter, CAPTURE.decode())
     first = services.submission_validate(submission_id=pk)
     assert (first.status, first.attempts) == ("queued", 1)
@@ -116,7 +130,7 @@ def test_a_record_whose_validation_raises_fails_and_the_arbiter_queues_it_again(
     assert f"/record/{pk}/requeue/" in page
     # Only the event's arbiters queue it again.
     assert api(officials.stranger).post(f"/api/records/{pk}/requeue/").status_code == 403
-    monkeypatch.undo()  # the engine is mended
+    engine.undo()  # the engine is mended
     with django_capture_on_commit_callbacks(execute=True):
         resp = api(officials.arbiter).post(f"/api/records/{pk}/requeue/")
     assert resp.status_code == 200, resp.content
