@@ -109,6 +109,64 @@ def test_a_worker_killed_mid_pairing_of_300_players():
     assert (rnd.number, rnd.status, rnd.games.count()) == (1, "draft", 150)
 
 
+def test_a_job_failed_by_the_sweep_while_its_worker_pairs_stores_no_round():
+    """The worker lives, but its pairing stalls longer than KZ_PAIRING_STALE_AFTER: the
+    sweep (in the worker's other pool process) fails the job, and when the pairing wakes
+    up its round is not stored; the arbiter pairs again."""
+    arbiter = get_user_model().objects.create_user("arb", password="pw-arbiter-1", is_staff=True)
+    t = tournament_services.tournament_create(
+        name="Slow Open", slug="slow-open", start_date=date(2026, 1, 1), rounds_planned=7
+    )
+    for i in range(200):
+        player = tournament_services.player_create(name=f"P{i:03d}", rating=2400 - i)
+        tournament_services.registration_create(tournament=t, player=player)
+    token = token_of(arbiter)
+    pair = f"/api/tournaments/{t.slug}/pair/"
+    with redis_server() as redis, site(redis) as base:
+        with worker(redis, "stalling", KZ_PAIRING_DELAY="10"):
+            status, job = call(base, token, "POST", pair, {"background": True})
+            assert status == 202, job
+            url = f"/api/tournaments/{t.slug}/pairing-jobs/{job['id']}/"
+            assert wait_for(lambda: call(base, token, "GET", url)[1]["status"] == "failed", 60)
+            time.sleep(15)  # the stalled pairing wakes up, pairs, and must store nothing
+            assert call(base, token, "GET", url)[1]["status"] == "failed"
+            assert not t.rounds.exists()
+        with worker(redis, "pairing"):
+            status, again = call(base, token, "POST", pair, {"background": True})
+            assert status == 202, again
+            url = f"/api/tournaments/{t.slug}/pairing-jobs/{again['id']}/"
+            assert wait_for(lambda: call(base, token, "GET", url)[1]["status"] == "done", 120)
+    assert t.rounds.get().games.count() == 100
+
+
+def test_a_record_whose_validation_raises_in_a_real_worker():
+    officials = officials_make()
+    t, _ = event_make(officials)
+    token = token_of(officials.arbiter)
+    faulty = RECORD.decode().replace("[Result", '[Fault "raise"]\n[Result')
+    argv = procfile_command("worker")
+    argv[argv.index("klinzha_site")] = "tests.integration.faulty_celery"
+    with redis_server() as redis, site(redis, KZ_REQUEUE_AFTER="1") as base:
+        env = {"REDIS_URL": redis.url, **ENV, "KZ_REQUEUE_AFTER": "1"}
+        with service("faulty", argv, **env):
+            status, upload = upload_post(base, token, t.slug, faulty.encode(), "faulty.kzr")
+            assert status == 201, upload
+            sub = RecordSubmission.objects.get(tournament=t)
+            url = f"/api/records/{sub.pk}/"
+            assert wait_for(lambda: call(base, token, "GET", url)[1]["status"] == "failed", 90)
+            got = call(base, token, "GET", url)[1]
+            assert got["attempts"] == 3
+            assert got["failure_reason"] == "RuntimeError: the engine broke on this record"
+            time.sleep(4)  # the sweep leaves it alone now
+            assert RecordSubmission.objects.get(pk=sub.pk).attempts == 3
+        with worker(redis, "mended"):  # the engine is mended; the arbiter queues it again
+            status, requeued = call(base, token, "POST", f"/api/records/{sub.pk}/requeue/")
+            assert status == 200 and requeued["attempts"] == 0, requeued
+            assert wait_for(lambda: call(base, token, "GET", url)[1]["status"] == "done", 60)
+            got = call(base, token, "GET", url)[1]
+    assert got["valid"] and got["failure_reason"] == ""
+
+
 def test_an_adjustment_made_while_a_long_validation_runs():
     officials = officials_make()
     tc = "20/1800:1200"
@@ -169,12 +227,14 @@ def test_the_worker_pool_killed_during_a_bulk_upload():
     assert max(subs.values_list("resends", flat=True)) <= 4
 
 
-def upload_post(base: str, token: str, slug: str, data: bytes) -> tuple[int, Any]:
+def upload_post(
+    base: str, token: str, slug: str, data: bytes, name: str = "round.zip"
+) -> tuple[int, Any]:
     boundary = uuid.uuid4().hex
     body = (
         (
-            f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="round.zip"\r\n'
-            "Content-Type: application/zip\r\n\r\n"
+            f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="{name}"\r\n'
+            "Content-Type: application/octet-stream\r\n\r\n"
         ).encode()
         + data
         + f"\r\n--{boundary}--\r\n".encode()
