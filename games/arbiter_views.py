@@ -11,6 +11,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext, ngettext
@@ -19,7 +20,7 @@ from django.views.decorators.http import require_POST
 
 from games import selectors, services
 from games.disagreement_selectors import result_disagreements, tournament_disagreements
-from games.models import Irregularity
+from games.models import Irregularity, RecordSubmission
 from klinzha_site.parsing import ascii_int
 from tournaments import selectors as tournament_selectors
 from tournaments import services as tournament_services
@@ -205,6 +206,20 @@ def result_disagreement(request: HttpRequest, t: Tournament, game_id: int) -> Ht
         user=request.user,
     )
     return _back_to_round(request, t, game)
+
+
+@require_POST
+@tournament_role(Role.ARBITER)
+def record_requeue(request: HttpRequest, t: Tournament, submission_id: int) -> HttpResponse:
+    """A record whose validation failed, queued again (games.services.submission_retry)."""
+    sub = get_object_or_404(
+        RecordSubmission.objects.filter(Q(tournament=t) | Q(game__round__tournament=t)),
+        pk=submission_id,
+    )
+    services.submission_retry(submission=sub, user=request.user)
+    if sub.game is None:
+        return redirect(manage_url(t))
+    return _back_to_round(request, t, sub.game)
 
 
 @require_POST

@@ -26,6 +26,9 @@ class RecordSubmission(models.Model):
         QUEUED = "queued", _("Waiting for validation")
         VALIDATING = "validating", _("Validating")
         DONE = "done", _("Validated")
+        # Its validation raised (or its worker stopped) KZ_VALIDATION_MAX_ATTEMPTS times: it
+        # waits for an arbiter to queue it again, `failure_reason` says why.
+        FAILED = "failed", _("Validation failed")
 
     game = models.ForeignKey(
         Game, null=True, blank=True, on_delete=models.CASCADE, related_name="submissions"
@@ -48,6 +51,16 @@ class RecordSubmission(models.Model):
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.QUEUED)
     attempts = models.PositiveIntegerField(default=0)
     queued_at = models.DateTimeField(null=True, blank=True)
+    # When a worker last claimed it (queued -> validating): the sweep times a validation
+    # from here, a wait in the queue from `queued_at`.
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    # Bumped whenever the record is claimed from the queue or sent back to it: a worker
+    # stores its verdict only if the record still has the generation it claimed it with.
+    generation = models.PositiveIntegerField(default=0)
+    # How often the sweep sent it again; each re-send doubles its wait (KZ_REQUEUE_AFTER).
+    resends = models.PositiveIntegerField(default=0)
+    # Why its validation failed (the last error), shown to the arbiter.
+    failure_reason = models.TextField(blank=True)
     validated_at = models.DateTimeField(null=True, blank=True)
     # the verdict
     readable = models.BooleanField(null=True)

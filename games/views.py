@@ -134,7 +134,8 @@ def game_status(request: HttpRequest, pk: int) -> JsonResponse:
     if sub is None:
         return JsonResponse({"status": None})
     stale = sub.queued_at and timezone.now() - sub.queued_at > timedelta(seconds=60)
-    if sub.status != RecordSubmission.Status.DONE and stale:
+    waiting = (RecordSubmission.Status.QUEUED, RecordSubmission.Status.VALIDATING)
+    if sub.status in waiting and stale:
         services.submission_requeue_stale()
     return JsonResponse(
         {

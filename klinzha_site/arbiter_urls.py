@@ -52,6 +52,11 @@ urlpatterns = [
         name="countersign",
     ),
     path("t/<slug:slug>/game/<int:game_id>/timeout/", console.game_timeout, name="timeout"),
+    path(
+        "t/<slug:slug>/record/<int:submission_id>/requeue/",
+        console.record_requeue,
+        name="record-requeue",
+    ),
     path("t/<slug:slug>/irregularities/", console.irregularity, name="irregularity"),
     path("t/<slug:slug>/penalties/", v.penalty_impose, name="penalty"),
     path("t/<slug:slug>/penalties/revoke/", v.penalty_revoke, name="revoke"),

@@ -562,6 +562,12 @@ ENDPOINTS: list[tuple[str, Call, set[str]]] = [
     ("arbiter countersign", page_post(A + "/game/{w.game.pk}/countersign/"), ARBITERS),
     ("arbiter timeout", page_post(A + "/game/{w.game.pk}/timeout/"), ARBITERS),
     (
+        "arbiter record requeue",
+        page_post(A + "/record/{w.submission.pk}/requeue/"),
+        ARBITERS,
+    ),
+    ("api record requeue", api_post("/api/records/{w.submission.pk}/requeue/", {}), ARBITERS),
+    (
         "arbiter penalty",
         page_post(
             A + "/penalties/",
@@ -769,6 +775,7 @@ def test_the_table_names_every_write_route():
         "arbiter:record-disagreement",
         "arbiter:countersign",
         "arbiter:timeout",
+        "arbiter:record-requeue",
         "arbiter:penalty",
         "arbiter:revoke",
         "arbiter:irregularity",

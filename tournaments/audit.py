@@ -43,6 +43,7 @@ class Action(StrEnum):
     PENALTY_REVOKED = "penalty_revoked"
     RECORD_SUBMITTED = "record_submitted"
     RECORD_SIGNED = "record_signed"
+    RECORD_REQUEUED = "record_requeued"
     IRREGULARITY = "irregularity"
     TIMEOUT = "game.timeout"
     SPINDLE_CHOICE = "game.spindle_choice"
@@ -76,6 +77,7 @@ ACTION_LABELS: dict[str, Any] = {
     Action.PENALTY_REVOKED: gettext_lazy("penalty revoked"),
     Action.RECORD_SUBMITTED: gettext_lazy("record submitted"),
     Action.RECORD_SIGNED: gettext_lazy("record signed"),
+    Action.RECORD_REQUEUED: gettext_lazy("record queued again"),
     Action.IRREGULARITY: gettext_lazy("irregularity"),
     Action.TIMEOUT: gettext_lazy("time-out"),
     Action.SPINDLE_CHOICE: gettext_lazy("spindle choice"),

@@ -563,6 +563,9 @@ class PairingJob(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # When the job last showed life in the database (queued, started); a running pairing's
+    # progress goes to the cache with its time (pairing_selectors.pairing_job_moved_at).
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]

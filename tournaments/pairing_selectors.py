@@ -3,6 +3,7 @@ job's progress."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from django.core.cache import cache
@@ -18,9 +19,24 @@ def pairing_progress_key(job_id: int) -> str:
     return f"kz:pairing-job:{job_id}"
 
 
+def pairing_heartbeat_key(job_id: int) -> str:
+    """Where a running pairing job keeps the time (epoch seconds) its progress last moved."""
+    return f"kz:pairing-job:{job_id}:moved"
+
+
+def pairing_job_moved_at(*, job: PairingJob) -> datetime:
+    """When the job last showed life: its row's heartbeat (queued, started) or the progress
+    a running pairing keeps in the cache, whichever is later."""
+    moved = job.heartbeat_at or job.created_at
+    live = cache.get(pairing_heartbeat_key(job.pk))
+    if isinstance(live, int | float):
+        moved = max(moved, datetime.fromtimestamp(live, tz=UTC))
+    return moved
+
+
 def pairing_job_state(*, job: PairingJob) -> dict[str, Any]:
     """A pairing job's status for the arbiter's page: the row, with the live progress the
-    worker keeps in the cache while it runs."""
+    worker keeps in the cache while it runs (a failed job's message says why)."""
     progress, message = job.progress, job.message
     if job.status == PairingJob.Status.RUNNING:
         live = cache.get(pairing_progress_key(job.pk))

@@ -3,11 +3,29 @@
 from __future__ import annotations
 
 from celery import shared_task
+from celery.signals import worker_ready
 
 from klinzha_site.celery_options import RELIABLE
-from tournaments.services.pairing_jobs import PAIR_ROUND_TASK, pairing_job_run
+from tournaments.services.pairing_jobs import (
+    PAIR_ROUND_TASK,
+    PAIRING_SWEEP_TASK,
+    pairing_job_run,
+    pairing_jobs_fail_stale,
+)
 
 
 @shared_task(name=PAIR_ROUND_TASK, max_retries=3, **RELIABLE)
 def pair_round_task(job_id: int) -> str:
     return pairing_job_run(job_id=job_id).status
+
+
+@shared_task(name=PAIRING_SWEEP_TASK, ignore_result=True)
+def pairing_jobs_sweep_task() -> int:
+    """The pairing jobs' sweep, every KZ_SWEEP_EVERY seconds from the beat schedule."""
+    return pairing_jobs_fail_stale()
+
+
+@worker_ready.connect
+def _sweep_on_start(**_: object) -> None:
+    """A worker coming up fails the jobs that stalled while none ran."""
+    pairing_jobs_sweep_task.delay()

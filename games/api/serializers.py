@@ -86,6 +86,10 @@ class RecordSerializer(serializers.ModelSerializer):
             # How the record was found for its game, or that it names other players and
             # awaits an arbiter's confirmation (games.selectors.NAMES_PENDING).
             "match_note",
+            # Status `failed`: why its validation failed, until an arbiter queues it again
+            # (POST /api/records/{id}/requeue/).
+            "failure_reason",
+            "attempts",
         ]
         read_only_fields = fields
 

@@ -67,6 +67,14 @@ class RecordViewSet(viewsets.ReadOnlyModelViewSet):
         )
         return Response(SignatureSerializer(sig).data, status=status.HTTP_201_CREATED)
 
+    @extend_schema(request=None, responses={200: RecordSerializer})
+    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
+    def requeue(self, request: Request, pk: str | None = None) -> Response:
+        """The event's arbiters queue a record whose validation failed again (its attempts
+        start over; audited); 409 for a record in any other status."""
+        sub = services.submission_retry(submission=self.get_object(), user=request.user)
+        return Response(RecordSerializer(sub).data)
+
 
 class SigningKeyViewSet(viewsets.GenericViewSet):
     """The signed-in user's public keys for signing records (Ed25519, raw base64 or PEM)."""

@@ -17,9 +17,6 @@ from games.services.records import (
     submission_create,
     submission_enqueue,
     submission_enqueue_many,
-    submission_requeue_stale,
-    submission_validate,
-    submission_validate_many,
     verdict_compute,
 )
 from games.services.rulings import (
@@ -29,6 +26,12 @@ from games.services.rulings import (
     record_correction_rule,
 )
 from games.services.signatures import signature_add, signing_key_register
+from games.services.validation import (
+    submission_requeue_stale,
+    submission_retry,
+    submission_validate,
+    submission_validate_many,
+)
 
 __all__ = [
     "MAX_RECORD_BYTES",
@@ -52,6 +55,7 @@ __all__ = [
     "submission_enqueue",
     "submission_enqueue_many",
     "submission_requeue_stale",
+    "submission_retry",
     "submission_validate",
     "submission_validate_many",
     "upload_size_check",

@@ -3,14 +3,13 @@ the Laws and the game's expected rules, and their clocks adjudicated."""
 
 from __future__ import annotations
 
-import time
 from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -21,11 +20,8 @@ from games.selectors import (
     NAMES_CONFIRMED,
     NAMES_PENDING,
     Expected,
-    clock_adjustments_of,
-    game_rules_expected,
     record_final,
     record_names_mismatch,
-    record_needs_confirmation,
     tags_first_colour,
 )
 from klinzha_site.errors import Conflict
@@ -39,7 +35,7 @@ from rules.validate import PlyError, validate_record, verdict_for_unreadable
 from tournaments.audit import Action, audit_append
 from tournaments.models import Game, Tournament
 from tournaments.roles import user_can_arbitrate
-from tournaments.services.common import acting_account, standings_bump_for_game
+from tournaments.services.common import acting_account
 from tournaments.services.results import game_lock
 
 MAX_RECORD_BYTES = 512 * 1024
@@ -170,36 +166,20 @@ def _sweep_first(submission_ids: list[int]) -> None:
     """Records no broker took are dated back past KZ_REQUEUE_AFTER, so that the sweep's first
     round once the broker is back sends them, instead of waiting as if they were queued."""
     long_ago = timezone.now() - timedelta(seconds=settings.KZ_REQUEUE_AFTER + 1)
-    RecordSubmission.objects.filter(pk__in=submission_ids).update(queued_at=long_ago)
-
-
-def submission_requeue_stale(*, older_than: timedelta | None = None) -> int:
-    """The sweep: queue again every submission still waiting after `older_than` (stored
-    while the broker was down, lost with a Redis restart, or held by a worker that died),
-    so that nothing waits for someone to poll it. Each is claimed (skipping those another
-    sweep holds) and its wait restarted only once a broker took it; returns how many went."""
-    if older_than is None:
-        older_than = timedelta(seconds=settings.KZ_REQUEUE_AFTER)
-    limit = timezone.now() - older_than
-    with transaction.atomic():
-        ids = list(
-            RecordSubmission.objects.select_for_update(skip_locked=True)
-            .filter(
-                status__in=[RecordSubmission.Status.QUEUED, RecordSubmission.Status.VALIDATING],
-                queued_at__lte=limit,
-            )
-            .order_by("pk")
-            .values_list("pk", flat=True)
-        )
-        sent = submission_enqueue_many(submission_ids=ids)
-        RecordSubmission.objects.filter(pk__in=ids[:sent]).update(queued_at=timezone.now())
-    return sent
+    RecordSubmission.objects.filter(pk__in=submission_ids).update(queued_at=long_ago, resends=0)
 
 
 def submission_requeue(*, submission: RecordSubmission) -> None:
-    """Validate a stored record again (its clock adjustments changed), once committed."""
+    """Validate a stored record again (its clock adjustments changed, or an arbiter queues a
+    failed one again), once committed. A new generation: a worker validating it meanwhile
+    from what it read before stores nothing (games.services.validation)."""
     RecordSubmission.objects.filter(pk=submission.pk).update(
-        status=RecordSubmission.Status.QUEUED, queued_at=timezone.now()
+        status=RecordSubmission.Status.QUEUED,
+        queued_at=timezone.now(),
+        generation=F("generation") + 1,
+        attempts=0,
+        resends=0,
+        failure_reason="",
     )
     transaction.on_commit(lambda: submission_enqueue(submission_id=submission.pk))
 
@@ -268,142 +248,6 @@ def _rules_mismatch(rules: Rules, expected: Expected) -> str | None:
             return message("removed_missing", kind=KIND_NAMES[removed])
         return message("removed_unexpected")
     return None
-
-
-def submission_validate(*, submission_id: int) -> RecordSubmission:
-    """Validate a stored submission (idempotent: a retry of a finished one does nothing)."""
-    subs = _submissions_validate([submission_id])
-    if not subs:
-        raise RecordSubmission.DoesNotExist(f"no record submission {submission_id}")
-    return subs[0]
-
-
-def submission_validate_many(*, submission_ids: list[int]) -> int:
-    """Validate a batch (those deleted meanwhile skipped); returns how many are done."""
-    subs = _submissions_validate(submission_ids)
-    return sum(s.status == RecordSubmission.Status.DONE for s in subs)
-
-
-_VERDICT_FIELDS = [
-    "readable",
-    "valid",
-    "plies",
-    "error",
-    "warnings",
-    "termination",
-    "winner",
-    "result_tag",
-    "clock",
-    "status",
-    "validated_at",
-]
-
-
-def _submissions_validate(submission_ids: list[int]) -> list[RecordSubmission]:
-    """Validate submissions as one batch, idempotently: those done already are left as they
-    are. The batch costs two short transactions, not two per record: a worker's time goes
-    to validating, not to the database every worker shares. The records are claimed in id
-    order (the order the sweep takes them in) with one statement, each game's rules and
-    clock adjustments read in one go, the verdicts computed with no lock held, then written
-    in one transaction and one batch; a record another worker finished meanwhile keeps its
-    verdict."""
-    with transaction.atomic():
-        subs = list(
-            RecordSubmission.objects.select_for_update(of=("self",))
-            .select_related("game__round__tournament")
-            .filter(pk__in=submission_ids)
-            .order_by("pk")
-        )
-        todo = [s for s in subs if s.status != RecordSubmission.Status.DONE]
-        RecordSubmission.objects.filter(pk__in=[s.pk for s in todo]).update(
-            status=RecordSubmission.Status.VALIDATING, attempts=F("attempts") + 1
-        )
-        for sub in todo:
-            sub.attempts += 1
-        games = {sub.game_id: sub.game for sub in todo if sub.game is not None}
-        adjustments = clock_adjustments_of(games=list(games.values()))
-        expected = {pk: game_rules_expected(game=game) for pk, game in games.items()}
-    if not todo:
-        return subs
-    delay = float(getattr(settings, "KZ_VALIDATION_DELAY", 0) or 0)
-    if delay:
-        time.sleep(delay)  # lets the integration tests stop a worker mid-validation
-    verdicts: dict[int, dict[str, Any]] = {}
-    for sub in todo:
-        pk = sub.game_id or 0
-        raw = bytes(sub.raw)
-        verdicts[sub.pk] = verdict_compute(
-            raw, adjustments.get(pk, ()), expected.get(pk), codes=True
-        )
-    with transaction.atomic():
-        open_ids = set(
-            RecordSubmission.objects.select_for_update()
-            .filter(pk__in=list(verdicts))
-            .exclude(status=RecordSubmission.Status.DONE)
-            .order_by("pk")
-            .values_list("pk", flat=True)
-        )
-        now = timezone.now()
-        written = [sub for sub in todo if sub.pk in open_ids]
-        for sub in written:
-            _verdict_set(sub, verdicts[sub.pk], now)
-        _verdicts_write(written)
-    colours: dict[int, str] = {}
-    for sub in written:
-        colour = verdicts[sub.pk].get("first_colour")
-        if (
-            sub.game_id
-            and sub.readable
-            and colour
-            and not record_needs_confirmation(submission=sub)
-        ):
-            colours.setdefault(sub.game_id, colour)
-    for game_id, colour in colours.items():
-        # The record says which colour the first placer had; the game keeps it so that
-        # results and penalties can name sides without reading the record again. Its own
-        # statement, after the record's lock is let go: holding the record while waiting for
-        # the game would reverse the one lock order (tournament, game, records) of a ruling.
-        # After the game's row: whoever reads the new version reads the colour too.
-        changed = Game.objects.filter(pk=game_id, first_color="").update(first_color=colour)
-        if changed:
-            standings_bump_for_game(game_id=game_id)
-    fresh = {sub.pk: sub for sub in written}
-    fresh.update(RecordSubmission.objects.in_bulk([s.pk for s in todo if s.pk not in open_ids]))
-    return [fresh.get(sub.pk, sub) for sub in subs]
-
-
-def _verdicts_write(subs: list[RecordSubmission]) -> None:
-    """UPDATE each record's verdict fields, sent as one batch (psycopg's executemany
-    pipelines the statements): bulk_update's CASE per field and row cost the worker more CPU
-    than validating, and a statement per record a round trip each, which on a busy machine
-    waits for the database's process to be scheduled every time."""
-    if not subs:
-        return
-    meta = RecordSubmission._meta
-    fields = [meta.get_field(name) for name in _VERDICT_FIELDS]
-    quote = connection.ops.quote_name
-    sets = ", ".join(f"{quote(f.column)} = %s" for f in fields)
-    sql = f"UPDATE {quote(meta.db_table)} SET {sets} WHERE {quote(meta.pk.column)} = %s"
-    rows = [
-        [f.get_db_prep_save(getattr(sub, f.attname), connection) for f in fields] + [sub.pk]
-        for sub in subs
-    ]
-    with connection.cursor() as cursor:
-        cursor.executemany(sql, rows)
-
-
-def _verdict_set(sub: RecordSubmission, verdict: dict[str, Any], now: Any) -> None:
-    sub.readable = verdict["readable"]
-    sub.valid = verdict["valid"]
-    sub.plies = verdict["plies"]
-    sub.error = verdict["error"]
-    sub.warnings = verdict["warnings"]
-    sub.termination = verdict["termination"] or ""
-    sub.winner = verdict["winner"] or ""
-    sub.result_tag = (verdict.get("result") or "")[:8]
-    sub.clock = verdict.get("clock")
-    sub.status = RecordSubmission.Status.DONE
-    sub.validated_at = now
 
 
 def record_correction_create(

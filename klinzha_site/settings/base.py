@@ -197,15 +197,26 @@ CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 KZ_SWEEP_EVERY = env.float("KZ_SWEEP_EVERY", default=15.0)
 CELERY_BEAT_SCHEDULE = {
     "requeue-stale-records": {"task": "games.requeue_stale", "schedule": KZ_SWEEP_EVERY},
+    "fail-stale-pairing-jobs": {
+        "task": "tournaments.pairing_jobs_sweep",
+        "schedule": KZ_SWEEP_EVERY,
+    },
 }
 # A request waits at most this long to hand a task to the broker; after a failure the broker
 # is left alone for KZ_BROKER_RETRY_AFTER seconds (klinzha_site.tasking).
 KZ_TASK_SEND_DEADLINE = env.float("KZ_TASK_SEND_DEADLINE", default=1.0)
 KZ_BROKER_RETRY_AFTER = env.float("KZ_BROKER_RETRY_AFTER", default=5.0)
 KZ_VALIDATION_DELAY = env.float("KZ_VALIDATION_DELAY", default=0.0)
+KZ_PAIRING_DELAY = env.float("KZ_PAIRING_DELAY", default=0.0)
 # A record still waiting this many seconds is queued again (by a worker starting, a page
 # asking for its status, or the beat schedule).
 KZ_REQUEUE_AFTER = env.float("KZ_REQUEUE_AFTER", default=30.0)
+# A record whose validation raised (or whose worker stopped) this many times is `failed`,
+# with the reason, until an arbiter queues it again (games.services.validation).
+KZ_VALIDATION_MAX_ATTEMPTS = env.int("KZ_VALIDATION_MAX_ATTEMPTS", default=3)
+# A pairing job (tournaments.services.pairing_jobs) queued or running whose progress has not
+# moved for this many seconds is failed by the sweep, and the round can be paired again.
+KZ_PAIRING_STALE_AFTER = env.float("KZ_PAIRING_STALE_AFTER", default=120.0)
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]

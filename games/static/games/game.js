@@ -10,7 +10,7 @@
       statusEl.textContent = s.status_text;
       if (s.status === "done") {
         if (!verdict.dataset.done) { verdict.dataset.done = "1"; window.location.reload(); }
-      } else {
+      } else if (s.status !== "failed") {  // a failed validation waits for an arbiter
         setTimeout(poll, 1000);
       }
     }).catch(() => setTimeout(poll, 3000));

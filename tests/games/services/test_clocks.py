@@ -61,7 +61,9 @@ def test_the_latest_record_is_judged_again_with_it(
     assert sent == [("games.validate_record", (latest.pk,))]  # the latest version only
     assert RecordSubmission.objects.get(pk=latest.pk).status == "queued"
     again = services.submission_validate(submission_id=latest.pk)
-    assert again.clock["decision"] is None and again.attempts == 2
+    # attempts count the validations since it was last sent back to the queue
+    assert again.clock["decision"] is None and again.attempts == 1
+    assert again.generation == latest.generation + 2  # sent back, then claimed
 
 
 def test_an_adjustment_needs_a_side_and_an_arbiter(officials, game):
