@@ -271,7 +271,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     # Several fields name a colour (the first placer's, the clock that ran): one enum.
-    "ENUM_NAME_OVERRIDES": {"ColourEnum": "tournaments.models.Colour"},
+    "ENUM_NAME_OVERRIDES": {
+        "ColourEnum": "tournaments.models.Colour",
+        # The games list and the records API both describe a game: one name for each set.
+        "GameKindEnum": "tournaments.models.Game.Kind",
+        "GameResultEnum": "tournaments.models.Game.Result",
+    },
 }
 
 # The audit trail's keyed hashes (HMAC-SHA256): a key of its own, never SECRET_KEY. New
