@@ -830,6 +830,26 @@ def test_a_draft_rounds_records_are_seen_by_its_arbiters_only(world, role):
         assert signed.status_code in (401, 403, 404), signed.status_code
 
 
+# A record matched to no game (a stray of a bulk upload) may be of any round, a proposed one
+# included: the event's arbiters and its uploader see it, nobody else.
+@pytest.mark.parametrize("role", ROLES)
+def test_an_unmatched_record_is_seen_by_the_events_arbiters_and_its_uploader(world, role):
+    uploader = world.users["player"]
+    stray = RecordSubmission.objects.create(
+        game=None, tournament=world.t, submitted_by=uploader, raw=b'[Event "stray"]\n\n'
+    )
+    api = api_as(world.users.get(role))
+    listed = api.get("/api/records/?limit=500").json()
+    ids = {r["id"] for r in listed.get("results", listed)}
+    detail = api.get(f"/api/records/{stray.pk}/")
+    if role in ARBITERS or role == "player":
+        assert stray.pk in ids, role
+        assert detail.status_code == 200, role
+    else:
+        assert stray.pk not in ids, role
+        assert detail.status_code == 404, role
+
+
 # Issue 22, item 4: an expulsion (Art. 12.4 g) is the chief arbiter's, and only revoking it
 # brings the player back; a withdrawal and its undo cannot.
 def expel(w: World) -> Penalty:

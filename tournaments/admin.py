@@ -36,7 +36,6 @@ class RegistrationInline(admin.TabularInline):
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
     list_display = ["name", "slug", "start_date", "pairing_system", "rounds_planned"]
-    prepopulated_fields = {"slug": ["name"]}
     filter_horizontal = ["arbiters"]
     inlines = [RegistrationInline]
     search_fields = ["name", "slug"]
@@ -44,9 +43,16 @@ class TournamentAdmin(admin.ModelAdmin):
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         # Settings that change results are locked once round 1 is paired, as the services
         # lock them (tournaments.services.events.tournament_update).
-        if obj is not None and obj.rounds.exists():
-            return list(Tournament.RESULT_SETTINGS)
-        return []
+        # The slug is the address people bookmarked and what the audit chain's entries bind
+        # (tournaments.audit.chain_scope): it never changes once the event exists.
+        if obj is None:
+            return []
+        if obj.rounds.exists():
+            return ["slug", *Tournament.RESULT_SETTINGS]
+        return ["slug"]
+
+    def get_prepopulated_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        return {} if obj is not None else {"slug": ["name"]}
 
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
         # After the registrations too: the event's published pages show what changed here.

@@ -118,6 +118,15 @@ def games_visible_q(*, user: Any, prefix: str = "") -> Q:
     )
 
 
+def records_unmatched_visible_q(*, user: Any) -> Q:
+    """Records matched to no game (a bulk upload's strays) show what their file held, of
+    whichever round: the event's arbiters and whoever uploaded them see them, nobody else."""
+    if not getattr(user, "is_authenticated", False):
+        return Q(pk__in=[])
+    arbitrated = tournaments_arbitrated(user=user).values("pk")
+    return Q(game__isnull=True) & (Q(tournament__in=arbitrated) | Q(submitted_by=user))
+
+
 def game_visible(view: View) -> View:
     """A game page (`pk` in the URL): game_visible_get decides who may see it."""
 

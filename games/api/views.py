@@ -31,7 +31,11 @@ from games.api.serializers import (
 from games.models import Irregularity, RecordSubmission, SigningKey
 from rules.position import KIND_NAMES
 from tournaments.api import views as tournament_views
-from tournaments.permissions import game_visible_get, games_visible_q
+from tournaments.permissions import (
+    game_visible_get,
+    games_visible_q,
+    records_unmatched_visible_q,
+)
 
 
 class RecordViewSet(viewsets.ReadOnlyModelViewSet):
@@ -41,9 +45,10 @@ class RecordViewSet(viewsets.ReadOnlyModelViewSet):
     def get_queryset(self) -> Any:
         """A record of a proposed round's game is its arbiters' own, as the game is
         (tournaments.permissions.game_visible_get): left out of the list, 404 otherwise. A
-        record matched to no game is shown as before."""
-        visible = games_visible_q(user=self.request.user, prefix="game__")
-        return super().get_queryset().filter(visible | Q(game__isnull=True))
+        record matched to no game is its event's arbiters' and its uploader's."""
+        user = self.request.user
+        visible = Q(game__isnull=False) & games_visible_q(user=user, prefix="game__")
+        return super().get_queryset().filter(visible | records_unmatched_visible_q(user=user))
 
     @extend_schema(methods=["GET"], request=None, responses={200: SignatureSerializer(many=True)})
     @extend_schema(

@@ -413,3 +413,20 @@ def test_kz_audit_verify_site_checks_the_sites_own_chain(db):
     with pytest.raises(SystemExit) as exc:
         call_command("kz", "audit", "verify", t.slug, "--site", stderr=err)
     assert exc.value.code == 2 and "not both" in err.getvalue()
+
+
+def test_the_slug_cannot_change_in_the_admin_so_the_chain_keeps_verifying(chain, client):
+    """Version 2 entries bind the slug (chain_scope), and people bookmarked the address: the
+    admin shows it but does not change it."""
+    t, _ = chain
+    admin = get_user_model().objects.create_superuser("root", password="pw-root-12345")
+    client.force_login(admin)
+    change = f"/admin/tournaments/tournament/{t.pk}/change/"
+    page = client.get(change)
+    assert page.status_code == 200 and b'name="slug"' not in page.content
+    form = {"name": t.name, "slug": "renamed", "start_date": t.start_date.isoformat()}
+    client.post(change, form)
+    t.refresh_from_db()
+    assert t.slug != "renamed"
+    code, report = _kz_verify(t.slug)
+    assert code == 0, report
