@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.core.exceptions import ValidationError
-
 from rules.board import NAME
 from rules.clock import ClockError, TimeControl, format_time_control, parse_time_control
 from rules.variants import (
@@ -42,15 +40,6 @@ def time_control_read(text: str) -> TimeControl | None:
                 f"a time control is {TIME_CONTROL_FORMAT}"
             )
     return tc
-
-
-def time_control_validate(value: str) -> None:
-    """The model field's validator: the forms, the API and the services all refuse a time
-    control the clocks could not be adjudicated under."""
-    try:
-        time_control_read(value)
-    except ValueError as exc:
-        raise ValidationError(str(exc), code="time_control") from None
 
 
 def time_control_normal(text: str) -> str:

@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from rules.position import RULESET_ITALIAN, RULESET_LAWS, RULESET_LOYD_1989
 from tournaments import penalty_kinds
-from tournaments.event_rules import time_control_validate
+from tournaments.validators import time_control_validate
 
 
 class Club(models.Model):

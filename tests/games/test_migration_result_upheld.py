@@ -7,15 +7,10 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
+from tests.migrating import migrate as _migrate
+
 BEFORE = [("games", "0013_validator_message_codes")]
 AFTER = [("games", "0014_result_upheld")]
-
-
-def _migrate(targets: list[tuple[str, str]]) -> MigrationExecutor:
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return MigrationExecutor(connection)
 
 
 @pytest.mark.django_db(transaction=True)

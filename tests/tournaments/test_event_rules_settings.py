@@ -15,6 +15,7 @@ from django.db.migrations.executor import MigrationExecutor
 from rest_framework.test import APIClient
 
 from rules.validate import validate_text
+from tests.migrating import migrate as _migrate
 from tournaments import services
 from tournaments.forms import TournamentForm
 from tournaments.models import Tournament
@@ -218,13 +219,6 @@ BEFORE = [("tournaments", "0009_issue12_settings_schedule_forbidden_pairs")]
 AFTER = [("tournaments", "0010_event_rules")]
 
 
-def _migrate(targets: list[tuple[str, str]]) -> MigrationExecutor:
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return MigrationExecutor(connection)
-
-
 @pytest.mark.django_db(transaction=True)
 def test_malformed_time_controls_are_carried_over_as_none_with_the_text_kept() -> None:
     old = _migrate(BEFORE).loader.project_state(BEFORE).apps
@@ -236,6 +230,7 @@ def test_malformed_time_controls_are_carried_over_as_none_with_the_text_kept() -
     )
     Old.objects.create(name="C", slug="fine", start_date=day, time_control="20/1800:1200")
     Old.objects.create(name="D", slug="blank", start_date=day)
+    Old.objects.create(name="E", slug="restated", start_date=day, time_control="an hour")
 
     new = _migrate(AFTER).loader.project_state(AFTER).apps
     rows = {t.slug: t for t in new.get_model("tournaments", "Tournament").objects.all()}
@@ -249,12 +244,17 @@ def test_malformed_time_controls_are_carried_over_as_none_with_the_text_kept() -
     assert (rows["blank"].time_control, rows["blank"].local_rules) == ("", "")
     assert (rows["fine"].clouds, rows["fine"].crown, rows["fine"].ablation_limit) == ("", "", 0)
     assert rows["fine"].notation == ""
+    rows["restated"].time_control = "3600"  # the arbiter states it again
+    rows["restated"].save(update_fields=["time_control"])
 
-    # and back: the text is restored where it was; then forward to the latest state
+    # and back: the text is restored where it was, and one stated again stays with the
+    # line it replaced (nothing lost); then forward to the latest state
     back = _migrate(BEFORE).loader.project_state(BEFORE).apps
     restored = {t.slug: t for t in back.get_model("tournaments", "Tournament").objects.all()}
     assert restored["minutes"].time_control == "90 min"
     assert restored["minutes"].local_rules == "No phones."
     assert restored["banana"].time_control == "banana"
     assert restored["banana"].local_rules == ""
+    assert restored["restated"].time_control == "3600"
+    assert restored["restated"].local_rules.endswith("(Art. 6.4): an hour")
     _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())

@@ -9,17 +9,12 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
+from tests.migrating import migrate as _migrate
+
 BEFORE = [("games", "0007_italian_society"), ("tournaments", "0006_italian_society")]
 AFTER = [("games", "0008_game_moved_to_tournaments")]
 # Not an ancestor of the nodes above, but applied all along: its state is needed too.
 CONTENT_TYPES = [("contenttypes", "0002_remove_content_type_name")]
-
-
-def _migrate(targets: list[tuple[str, str]]) -> MigrationExecutor:
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return MigrationExecutor(connection)
 
 
 @pytest.mark.django_db(transaction=True)

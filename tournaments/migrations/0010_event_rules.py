@@ -1,26 +1,43 @@
 """The event's own rules fixed on the tournament (issue 13): variant parameters, required
-notation, a parsed time control."""
+notation, a parsed time control.
+
+What the time control's reading needs is copied here as rules.clock read it when this
+migration was written, not imported: a migration must not change when the code does. The
+field's validator is named by its one stable home, tournaments.validators (see there)."""
+
+import re
 
 import django.core.validators
 from django.db import migrations, models
 
-import tournaments.event_rules
-from rules.clock import ClockError, parse_time_control
+import tournaments.validators
 
 # An event whose time control the clocks cannot be adjudicated under ("banana", "90 min")
 # states none from now on (blank: no clock requirement); the text as it was is kept in its
 # local rules, on a line starting so, for the arbiter to state it again and for the reverse.
 CARRIED = "Time control as first stated, not readable (Art. 6.4): "
 
+# rules.clock's period then: 'moves/seconds' or 'seconds' (all remaining moves), with an
+# optional '+increment' in seconds.
+PERIOD = re.compile(r"^(?:(\d+)/)?(\d+)(?:\+(\d+))?$")
+
 
 def _readable(text: str) -> bool:
+    """rules.clock.parse_time_control read it (periods separated by ':', none requiring no
+    moves, an all-moves period only last) and every period gives some time."""
     if not text.strip():
         return True
-    try:
-        tc = parse_time_control(text)
-    except ClockError:
-        return False
-    return all(p.seconds or p.increment for p in tc.periods)
+    parts = [p.strip() for p in text.strip().split(":")]
+    for i, part in enumerate(parts):
+        m = PERIOD.match(part)
+        if m is None:
+            return False
+        moves = int(m.group(1)) if m.group(1) else None
+        if moves == 0 or (moves is None and i != len(parts) - 1):
+            return False
+        if not (int(m.group(2)) or int(m.group(3) or 0)):
+            return False
+    return True
 
 
 def time_controls_carry(apps, schema_editor):  # type: ignore[no-untyped-def]
@@ -36,7 +53,9 @@ def time_controls_carry(apps, schema_editor):  # type: ignore[no-untyped-def]
 
 def time_controls_restore(apps, schema_editor):  # type: ignore[no-untyped-def]
     Tournament = apps.get_model("tournaments", "Tournament")
-    for t in Tournament.objects.filter(local_rules__contains=CARRIED):
+    # Only where no time control was stated since: one stated again stays, and so does the
+    # line it replaced (nothing is lost either way).
+    for t in Tournament.objects.filter(local_rules__contains=CARRIED, time_control=""):
         lines = t.local_rules.split("\n")
         carried = [line for line in lines if line.startswith(CARRIED)]
         if not carried:
@@ -111,7 +130,7 @@ class Migration(migrations.Migration):
                 blank=True,
                 help_text="Art. 6.4, e.g. 20/1800:1200",
                 max_length=60,
-                validators=[tournaments.event_rules.time_control_validate],
+                validators=[tournaments.validators.time_control_validate],
                 verbose_name="time control",
             ),
         ),
