@@ -72,16 +72,6 @@ def control_character(text: str, *, multiline: bool = True) -> str | None:
     return None
 
 
-def text_check(text: str, *, field: str, multiline: bool = True) -> str:
-    """`text` unchanged, or a ValidationError if it holds NUL or another control character."""
-    bad = control_character(text, multiline=multiline)
-    if bad is not None:
-        raise ValidationError(
-            {field: gettext("control character %(bad)s is not allowed") % {"bad": bad}}
-        )
-    return text
-
-
 def json_depth_check(data: Any, *, limit: int = MAX_JSON_DEPTH) -> None:
     """ValidationError if lists and objects nest deeper than `limit` (walked without
     recursion, so the walk itself cannot overflow)."""

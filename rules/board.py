@@ -25,23 +25,6 @@ def _sq(r0: int, p: int) -> int:
     return r0 * WIDTH + p
 
 
-def _ijk_to_sq(i: int, j: int, k: int) -> int | None:
-    """Square of the triangle with integer coordinates (i, j, k), None if there is none."""
-    if min(i, j, k) < 0:
-        return None
-    total = i + j + k
-    if total == 8:
-        p = 2 * j
-    elif total == 7:
-        p = 2 * j + 1
-    else:
-        return None
-    r0 = 8 - i
-    if p > 2 * r0:
-        return None
-    return _sq(r0, p)
-
-
 SQUARES: Final[tuple[int, ...]] = tuple(_sq(r0, p) for r0 in range(9) for p in range(2 * r0 + 1))
 NSQ: Final = 9 * WIDTH
 

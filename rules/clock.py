@@ -10,7 +10,7 @@ from typing import Any
 from rules.engines import new_position, position_class
 from rules.errors import RulesError
 from rules.position import COLOR_NAMES, GOLD, GREEN
-from rules.record import Record, format_clock
+from rules.record import Record
 from rules.validate import rules_from_tags, validate_record
 
 
@@ -368,13 +368,3 @@ def _tagged_flag(side: int, ply_text: str, turns: list[PlyTurn]) -> tuple[int, i
     done = [t for t in turns[:index] if t.side == side and t.completes]
     completed = max((t.move for t in done), default=0)
     return index, side, completed
-
-
-def clock_readings(record: Record) -> list[tuple[int, str, str]]:
-    """(ply, side, reading) for every recorded clock reading."""
-    turns = ply_turns(record)
-    return [
-        (i + 1, COLOR_NAMES[t.side], format_clock(rp.clock))
-        for i, (rp, t) in enumerate(zip(record.plies, turns, strict=True))
-        if rp.clock is not None
-    ]

@@ -138,10 +138,6 @@ class Move(NamedTuple):
     kind: int
     carry: bool = False
 
-    @property
-    def is_placement(self) -> bool:
-        return self.origin is None
-
     def __str__(self) -> str:
         key = KIND_KEYS[self.kind]
         if self.origin is None:

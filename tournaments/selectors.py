@@ -61,10 +61,6 @@ def tournament_list_officiated(*, user: Any) -> QuerySet[Tournament]:
     return tournaments.annotate(round_count=Count("rounds", distinct=True))
 
 
-def tournament_get(*, slug: str) -> Tournament:
-    return Tournament.objects.get(slug=slug)
-
-
 def scoring_settings(*, tournament: Tournament) -> ScoringSettings:
     return ScoringSettings(
         forfeit_win=float(tournament.forfeit_win_points),
