@@ -3,59 +3,26 @@ grow with the players, games, records and penalties it shows (issue 16, item 2).
 
 from __future__ import annotations
 
-from datetime import date
-
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
-from klinzha_site.page_cache import page_cache_local_clear
+from tests.query_counts import event_played
+from tests.query_counts import queries as queries_counted
 from tournaments import services
 from tournaments.models import Game, Tournament
-from tournaments.selectors import standings_memo_clear
 
 pytestmark = pytest.mark.django_db
 
 
 def event(n: int, slug: str) -> Tournament:
-    """n players, two rounds played (results, a battle declared lost, a reduction), the
-    third paired."""
-    t = services.tournament_create(
-        name=slug, slug=slug, start_date=date(2026, 11, 1), rounds_planned=4
-    )
-    for i in range(n):
-        p = services.player_create(name=f"{slug} {i + 1}", rating=2000 - i)
-        services.registration_create(tournament=t, player=p)
-    for _ in range(2):
-        rnd = services.round_pair(tournament=t)
-        games = list(rnd.games.filter(kind=Game.Kind.GAME))
-        services.penalty_impose(
-            tournament=t,
-            player=games[0].first,
-            kind="battle_lost",
-            reason="q",
-            game=games[0],
-            user=None,
-        )
-        for i, g in enumerate(games[1:]):
-            services.game_result_set(
-                game=g, result=Game.Result.DRAW if i % 3 == 0 else Game.Result.FIRST_WIN
-            )
-    services.round_pair(tournament=t)
-    return t
+    """n players, two rounds played (results and draws, a battle declared lost, a
+    reduction), the third paired."""
+    return event_played(n, slug, draws=True, third_paired=True, rounds_planned=4)
 
 
 def queries(client: APIClient, path: str) -> int:
-    cache.clear()
-    page_cache_local_clear()
-    standings_memo_clear()
-    with CaptureQueriesContext(connection) as ctx:
-        response = client.get(path)
-    assert response.status_code == 200, (path, response.status_code)
-    return len(ctx.captured_queries)
+    return queries_counted(path, client=client, caches_emptied=True)
 
 
 TOURNAMENT_PATHS = [
