@@ -32,6 +32,7 @@ from rules.position import (
     LANCER_RAYS,
     NEAR4,
     NO_SQUARE,
+    RULESET_ITALIAN,
     SWIFT,
     VANGUARD,
     WARRIOR_KINDS,
@@ -39,6 +40,7 @@ from rules.position import (
     Position,
     Rules,
 )
+from rules.registry import register_ruleset
 from rules.variants import parse_removed as parse_removed
 
 # Article names for the society's own rules: the numbered reminders of "RICORDATE CHE",
@@ -593,3 +595,6 @@ def tag_problem(pos: Position, tags: dict[str, str]) -> tuple[str, str | None] |
             ART_COUNT,
         )
     return None
+
+
+register_ruleset(RULESET_ITALIAN, ItalianPosition)

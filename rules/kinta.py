@@ -48,6 +48,7 @@ from rules.position import (
     Position,
     Rules,
 )
+from rules.registry import register_variant
 
 # What resolves a combat: the two combatants and the recorded casts.
 _Fought = tuple[Combatant, Combatant, tuple[tuple[int, ...], ...]]
@@ -433,3 +434,5 @@ __all__ = [
     "scorecard_lines",
     "strengths_to_text",
 ]
+
+register_variant("kinta", KintaPosition)
