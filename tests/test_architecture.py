@@ -75,7 +75,7 @@ def test_every_rule_set_of_the_engine_is_offered_by_name() -> None:
 # variant"): it finds the variants in rules.engines' table, which they fill themselves.
 RULES_CORE = (
     "board", "position", "notation", "record", "svg", "diagram", "posstring", "clock",
-    "errors", "engines",
+    "errors", "engines", "pieces", "state", "placement", "movement", "safety", "deadlock",
 )  # fmt: skip
 DYNAMIC_IMPORTS = frozenset({"import_module", "__import__", "importlib"})
 
@@ -117,3 +117,10 @@ def test_a_core_module_alone_finds_the_variants() -> None:
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
     ).stdout
     assert out.strip() == "KintaPosition ['italian-society', 'kinta', 'reflective', 'tri-level']"
+
+
+@pytest.mark.parametrize(
+    "path", sorted((ROOT / "rules").glob("*.py")), ids=lambda p: str(p.relative_to(ROOT))
+)
+def test_no_module_of_the_rules_engine_is_over_600_lines(path: Path) -> None:
+    assert len(path.read_text(encoding="utf-8").splitlines()) <= MAX_LINES
