@@ -361,3 +361,31 @@ class GoalSafety(Movement):
                     if safe(side, o, t, kind, True):
                         ok_carry |= 1 << t
             yield o, kind, ok, ok_carry
+
+
+def walkers_attack(
+    kb: list[int], free: int, g: int, passable: int, vanguards: int, power: bool
+) -> tuple[int, int, int]:
+    """The walking warriors' part of an attack map on `g`, for a variant's own map
+    (GoalSafety._attack_map reads the flat game's inline, as the hottest test there is):
+    (those of `free` among the attacker's Vanguards given as `vanguards`, Lancers, Fencers
+    and Swifts that reach `g` by paths over `passable`, every square those paths were read
+    from, and the squares two steps from `g`, where a Blockader strikes from)."""
+    r1 = NB[g]
+    read = r1
+    att = vanguards & (r1 | neighbours_bb(r1 & passable)) if power else vanguards & r1
+    lancer = kb[LANCER] & free
+    for ray in LANCER_RAYS[g] if lancer else ():
+        for b in ray:
+            read |= b
+            if b & lancer:
+                att |= b
+                break
+            if not b & passable:
+                break
+    r2 = neighbours_bb(r1 & passable)
+    r3 = neighbours_bb(r2 & passable)
+    read |= r2 | r3
+    att |= kb[FENCER] & free & (r1 | r2 | r3)
+    att |= kb[SWIFT] & free & (r2 | r3 | neighbours_bb(r3 & passable)) & ~r1
+    return att, read, r2
