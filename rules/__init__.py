@@ -6,6 +6,9 @@ from rules.position import GOLD, GREEN, LAWS, Move, Outcome, Position, Rules
 from rules.record import Record, RecordPly, read_record, write_record
 from rules.validate import Verdict, validate_record, validate_text
 
+# Last: the variants register themselves with rules.registry, for the core to find them.
+from rules import variants_all  # noqa: E402, F401  isort: skip
+
 __all__ = [
     "GOLD",
     "GREEN",

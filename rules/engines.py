@@ -3,51 +3,34 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from importlib import import_module
-from typing import Final, cast
+from typing import Final
 
 from rules.board import FLAT_COORDINATES, Coordinates
-from rules.position import RULESET_ITALIAN, Position, Rules
+from rules.position import Position, Rules
 
-# The core modules ask here, so that none of them imports a variant's module: a variant is
-# named by the dotted path of what it supplies, imported the first time it is asked for.
+# The core modules ask here, so that none of them imports a variant's module or names one:
+# the table is empty until rules.registry fills it, which the variants do when they are
+# imported (rules.variants_all imports them all, and the package's __init__ imports that).
 #
-# Variants (and rulesets) that change more than parameters get a Position subclass of their
-# own, imported only when a record asks for it. When several are named, the first in this
-# order wins; combinations the Laws do not allow are refused by rules_from_tags.
-ENGINES: Final = (
-    ("variant", "tri-level", "rules.trilevel:TriLevelPosition"),
-    ("variant", "reflective", "rules.reflective:ReflectivePosition"),
-    ("variant", "kinta", "rules.kinta:KintaPosition"),
-    ("ruleset", RULESET_ITALIAN, "rules.italian:ItalianPosition"),
-)
+# Variants (and rulesets) that change more than parameters have a Position subclass of their
+# own: (what, name, class) with `what` "variant" or "ruleset". When several are named, the
+# first in the table wins (rules.registry keeps it in its order of precedence); combinations
+# the Laws do not allow are refused by rules_from_tags.
+ENGINES: Final[list[tuple[str, str, type[Position]]]] = []
 
-# What a variant supplies beyond its position class, by what it is for: a board of its own
+# What a variant supplies beyond its position class, by (variant, role): a board of its own
 # has its `coordinates` (a rules.board.Coordinates) and its pictures, `svg` (called as
 # rules.svg.render_svg is) and `text` (called with render_text's arguments in order:
 # position, last move, its text, notation).
-SUPPLIES: Final = {
-    ("tri-level", "coordinates"): "rules.trilevel_board:COORDINATES",
-    ("tri-level", "svg"): "rules.trilevel_svg:render_trilevel_svg",
-    ("tri-level", "text"): "rules.trilevel_svg:render_trilevel_text",
-}
+SUPPLIES: Final[dict[tuple[str, str], object]] = {}
 
 Picture = Callable[..., str]
 
 
-def _load(target: str) -> object:
-    module, _, attr = target.partition(":")
-    found: object = getattr(import_module(module), attr)
-    return found
-
-
 def position_class(rules: Rules) -> type[Position]:
     """The class whose positions play `rules`."""
-    for what, name, target in ENGINES:
-        named = name in rules.variants if what == "variant" else rules.ruleset == name
-        if named:
-            cls = _load(target)
-            assert isinstance(cls, type) and issubclass(cls, Position)
+    for what, name, cls in ENGINES:
+        if (name in rules.variants) if what == "variant" else rules.ruleset == name:
             return cls
     return Position
 
@@ -60,9 +43,9 @@ def new_position(rules: Rules, first: int) -> Position:
 def supplied(variants: Iterable[str], role: str) -> object | None:
     """What the first of `variants` (in sorted order) supplies for `role`, or None."""
     for variant in sorted(variants):
-        target = SUPPLIES.get((variant, role))
-        if target is not None:
-            return _load(target)
+        found = SUPPLIES.get((variant, role))
+        if found is not None:
+            return found
     return None
 
 
@@ -82,4 +65,4 @@ def picture(variants: Iterable[str], role: str) -> Picture | None:
     if found is None:
         return None
     assert callable(found)
-    return cast(Picture, found)
+    return found

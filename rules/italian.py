@@ -32,6 +32,7 @@ from rules.position import (
     LANCER_RAYS,
     NEAR4,
     NO_SQUARE,
+    RULESET_ITALIAN,
     SWIFT,
     VANGUARD,
     WARRIOR_KINDS,
@@ -39,6 +40,8 @@ from rules.position import (
     Position,
     Rules,
 )
+from rules.registry import register_ruleset
+from rules.safety import walkers_attack
 from rules.variants import parse_removed as parse_removed
 
 # Article names for the society's own rules: the numbered reminders of "RICORDATE CHE",
@@ -369,13 +372,8 @@ class ItalianPosition(Position):
         # Trapped warriors do not move; only those within a walk's reach can strike.
         free = foes & ~(dzoc | (NB[ab] if ab >= 0 else 0))
         kb = self.kbb[attacker]
-        fliers = kb[FLIER] & free & FLIER_NEAR[g]
-        if fliers:
-            blks = (BIT[ab] if ab >= 0 else 0) | (BIT[dblk] if dblk >= 0 else 0)
-            for o in iter_bits(fliers):
-                over = FLIER_TO[o].get(g)
-                if over is not None and not over & blks:
-                    return True
+        if kb[FLIER] & free & FLIER_NEAR[g] and self._flier_attackers(attacker, free, g, dblk):
+            return True
         near = free & NEAR4[g] & ~kb[FLIER]
         if not near:
             return False
@@ -417,6 +415,21 @@ class ItalianPosition(Position):
     def is_in_jeopardy(self, side: int) -> bool:
         return self._attacks_goal(1 - side)
 
+    def _flier_attackers(self, attacker: int, free: int, g: int, dblk: int) -> int:
+        """Those of `attacker`'s `free` Fliers that land on `g`: over anything but a
+        Blockader (`dblk` the defender's)."""
+        fliers = self.kbb[attacker][FLIER] & free & FLIER_NEAR[g]
+        if not fliers:
+            return 0
+        ab = self.blk[attacker]
+        blks = (BIT[ab] if ab >= 0 else 0) | (BIT[dblk] if dblk >= 0 else 0)
+        att = 0
+        for o in iter_bits(fliers):
+            over = FLIER_TO[o].get(g)
+            if over is not None and not over & blks:
+                att |= BIT[o]
+        return att
+
     # _attack_map below keeps in step with _attacks_goal, so moves are judged from maps
     # (Position._safe_battle_dests) unless _maps_hold says a kill could change more.
     _plain_safety: ClassVar[bool] = True
@@ -443,37 +456,13 @@ class ItalianPosition(Position):
             # Blockader's, judged with a map of its own) brings one, so nothing need be read.
             return 0, 0
         kb = self.kbb[a]
-        att = 0
-        fliers = kb[FLIER] & free & FLIER_NEAR[g]
-        if fliers:
-            blks = (BIT[ab] if ab >= 0 else 0) | (BIT[dblk] if dblk >= 0 else 0)
-            for o in iter_bits(fliers):
-                over = FLIER_TO[o].get(g)
-                if over is not None and not over & blks:
-                    att |= BIT[o]
+        att = self._flier_attackers(a, free, g, dblk)
         passable = BOARD & ~(own | foes | dzoc)
-        r1 = NB[g]
-        read = r1
         vang = kb[VANGUARD] & free
-        if self.rules.power_vanguards:
-            att |= vang & (r1 | neighbours_bb(r1 & passable))
-        else:
-            att |= vang & r1
-        lancer = kb[LANCER] & free
-        for ray in LANCER_RAYS[g] if lancer else ():
-            for b in ray:
-                read |= b
-                if b & lancer:
-                    att |= b
-                    break
-                if not b & passable:
-                    break
-        r2 = neighbours_bb(r1 & passable)
-        r3 = neighbours_bb(r2 & passable)
-        read |= r2 | r3
-        att |= kb[FENCER] & free & (r1 | r2 | r3)
-        att |= kb[SWIFT] & free & (r2 | r3 | neighbours_bb(r3 & passable)) & ~r1
+        walkers, read, r2 = walkers_attack(kb, free, g, passable, vang, self.rules.power_vanguards)
+        att |= walkers
         blk = kb[BLOCKADER] & free
+        r1 = NB[g]
         if blk & (r1 | r2) and not held and foes == blk and not r1 & (self.goals_bb() | dzoc):
             att |= blk
         return att, read
@@ -593,3 +582,6 @@ def tag_problem(pos: Position, tags: dict[str, str]) -> tuple[str, str | None] |
             ART_COUNT,
         )
     return None
+
+
+register_ruleset(RULESET_ITALIAN, ItalianPosition)

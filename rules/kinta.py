@@ -6,7 +6,7 @@ import random
 from collections.abc import Sequence
 from typing import ClassVar, Final
 
-from rules.board import BIT, BOARD, FLY, NAME, NB, SQUARE_OF, iter_bits, neighbours_bb
+from rules.board import BIT, BOARD, FLY, NAME, SQUARE_OF, iter_bits
 from rules.errors import IllegalMoveError
 from rules.kinta_combat import (
     ATTACKER_GOAL_BONUS,
@@ -34,20 +34,18 @@ from rules.kinta_combat import parse_casts as parse_casts
 from rules.kinta_combat import select_damage as select_damage
 from rules.position import (
     BLOCKADER,
-    FENCER,
     FLIER,
     KIND_KEYS,
-    LANCER,
-    LANCER_RAYS,
     NEAR4,
     NO_SQUARE,
     RULESET_LAWS,
-    SWIFT,
     VANGUARD,
     Move,
     Position,
     Rules,
 )
+from rules.registry import register_variant
+from rules.safety import walkers_attack
 
 # What resolves a combat: the two combatants and the recorded casts.
 _Fought = tuple[Combatant, Combatant, tuple[tuple[int, ...], ...]]
@@ -275,28 +273,10 @@ class KintaPosition(Position):
         kb = self.kbb[1 - side]
         passable = BOARD & ~(own | foes | holes)
         att = kb[FLIER] & keep & FLY[g]
-        r1 = NB[g]
-        read = r1
-        if self.rules.power_vanguards:
-            att |= kb[VANGUARD] & keep & (r1 | neighbours_bb(r1 & passable))
-        lancer = kb[LANCER] & keep
-        if lancer:
-            for ray in LANCER_RAYS[g]:
-                for b in ray:
-                    read |= b
-                    if b & lancer:
-                        att |= b
-                        break
-                    if not b & passable:
-                        break
-        fencer = kb[FENCER] & keep
-        swift = kb[SWIFT] & keep
-        if fencer | swift:
-            r2 = neighbours_bb(r1 & passable)
-            r3 = neighbours_bb(r2 & passable)
-            read |= r2 | r3
-            att |= fencer & (r1 | r2 | r3)
-            att |= swift & (r2 | r3 | neighbours_bb(r3 & passable)) & ~r1
+        # Without power-vanguards no Vanguard attacks the Blockader.
+        vang = kb[VANGUARD] & keep if self.rules.power_vanguards else 0
+        walkers, read, _r2 = walkers_attack(kb, keep, g, passable, vang, True)
+        att |= walkers
         return att, read
 
     # --- checking -----------------------------------------------------------------------------
@@ -433,3 +413,5 @@ __all__ = [
     "scorecard_lines",
     "strengths_to_text",
 ]
+
+register_variant("kinta", KintaPosition)

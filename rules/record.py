@@ -259,20 +259,35 @@ def _read_lines(movetext: str, notation: Notation, seen: dict[str, Ply]) -> list
             append(read)
             continue
         text, h, mm, ss, notes = m.groups()
-        comments: tuple[str, ...] = ()
-        if notes is not None:
-            bodies = notes.split("} {")
-            if any("{" in b or "}" in b or "%clk" in b or not b for b in bodies):
-                return None
-            comments = tuple(bodies)
+        comments: tuple[str, ...] | None = () if notes is None else _notes(notes)
+        if comments is None:
+            return None
         ply = seen.get(text)
         if ply is None:
-            ply = written(text) or _read_ply(text, notation)
+            ply = _read_written(text, notation, seen, written)
             if ply is None:
                 return None
-            seen[text] = ply
         append(RecordPly(ply, text, int(h) * 3600 + int(mm) * 60 + int(ss), comments))
     return plies
+
+
+def _notes(text: str) -> tuple[str, ...] | None:
+    """The notes after a line's clock reading (`a} {b`: the braces between them), or None
+    when they are not notes the general reader would read the same (braces, a clock)."""
+    bodies = text.split("} {")
+    if any("{" in b or "}" in b or "%clk" in b or not b for b in bodies):
+        return None
+    return tuple(bodies)
+
+
+def _read_written(
+    text: str, notation: Notation, seen: dict[str, Ply], written: Callable[[str], Ply | None]
+) -> Ply | None:
+    """A ply's text read as the writer writes it or else with the regex, kept in `seen`."""
+    ply = written(text) or _read_ply(text, notation)
+    if ply is not None:
+        seen[text] = ply
+    return ply
 
 
 def _read_ply(text: str, notation: Notation) -> Ply | None:
@@ -298,42 +313,35 @@ def _read_line(
         # A clock reading then notes (Kinta's casts), each in braces of its own.
         notes = line.find("]} {", brace)
         if notes >= 0:
-            bodies = line[notes + 4 : -1].split("} {")
-            if any("{" in b or "}" in b or "%clk" in b or not b for b in bodies):
+            found = _notes(line[notes + 4 : -1])
+            if found is None:
                 return None
-            comments = tuple(bodies)
+            comments = found
             line = line[: notes + 2]
     if brace >= 0:
+        # The general reader's reading of the comment, which must hold the clock alone.
         tail = line[brace:]
-        inner = tail[7:-2].strip()
-        if (
-            not tail.startswith("{[%clk ")
-            or not tail.endswith("]}")
-            or inner.count(":") != 2
-            or not inner.replace(":", "").isdigit()
-        ):
+        reading = (
+            _clock_of(tail[1:-1]) if tail.startswith("{[%clk ") and tail.endswith("]}") else None
+        )
+        if reading is None or reading[1]:
             return None
-        h, mm, ss = inner.split(":")
-        if len(mm) > 2 or len(ss) > 2:
-            return None
-        clock = int(h) * 3600 + int(mm) * 60 + int(ss)
+        clock = reading[0]
         line = line[:brace].rstrip()
-    ply = seen.get(line)
+    ply = seen.get(line) or _read_written(line, notation, seen, written)
     if ply is None:
-        ply = written(line) or _read_ply(line, notation)
-        if ply is None:
-            return None
-        seen[line] = ply
+        return None
     return RecordPly(ply, line, clock, comments)
 
 
 def _clock_of(body: str) -> tuple[int, str] | None:
     """(seconds, the rest of the comment) for a comment holding a [%clk H:MM:SS] reading."""
     if body.startswith("[%clk ") and body.endswith("]") and body.count("]") == 1:
-        # The usual comment is a lone clock reading: read it without a regex.
+        # The usual comment is a lone clock reading: read it without a regex (ASCII digits:
+        # str.isdigit also takes digits int() does not read, such as a superscript two).
         h, _, rest = body[6:-1].strip().partition(":")
         mm, _, ss = rest.partition(":")
-        if h.isdigit() and mm.isdigit() and ss.isdigit():
+        if h.isdigit() and mm.isdigit() and ss.isdigit() and body.isascii():
             return int(h) * 3600 + int(mm) * 60 + int(ss), ""
     m = _CLK_RE.search(body)
     if m is None:

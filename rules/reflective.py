@@ -28,6 +28,7 @@ from rules.position import (
     Position,
     Rules,
 )
+from rules.registry import register_variant
 from rules.variants import REFUSED, combination_reason
 
 # Nine warriors and the Goal: the setup is ten plies, then the battle.
@@ -280,3 +281,5 @@ class ReflectivePosition(Position):
 
 
 __all__ = ["REFUSED", "ReflectivePosition", "check_combination", "combination_reason"]
+
+register_variant("reflective", ReflectivePosition)

@@ -20,6 +20,7 @@ from rules.position import (
     Rules,
 )
 from rules.posstring import place_warrior
+from rules.registry import register_variant
 from rules.trilevel_board import (
     ABOVE,
     BELOW,
@@ -28,6 +29,7 @@ from rules.trilevel_board import (
     CELL_OF,
     CELLS,
     CELLS_OF_LEVEL,
+    COORDINATES,
     FLOOR,
     HNB,
     INNER_BB,
@@ -295,3 +297,5 @@ __all__ = [
     "cell_name",
     "parse_cell",
 ]
+
+register_variant("tri-level", TriLevelPosition, coordinates=COORDINATES)

@@ -22,6 +22,7 @@ from rules.drawing import (
 )
 from rules.notation import Notation
 from rules.position import Move, Position
+from rules.registry import register_pictures
 from rules.trilevel_board import CELL_NAME, CELLS, CELLS_OF_LEVEL, FLAT_OF, FLOOR, LEVEL_OF, LEVELS
 
 COVERED_FILL = "#8d8d8d"
@@ -181,3 +182,5 @@ def render_trilevel_text(
 
 
 __all__ = ["Layout", "render_trilevel_svg", "render_trilevel_text"]
+
+register_pictures("tri-level", svg=render_trilevel_svg, text=render_trilevel_text)

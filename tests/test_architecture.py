@@ -4,6 +4,8 @@ hidden in a function, no module of the apps over 600 lines."""
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -67,3 +69,58 @@ def test_every_rule_set_of_the_engine_is_offered_by_name() -> None:
     from tournaments.models import Tournament
 
     assert list(Tournament.Ruleset.values) == list(RULESETS)
+
+
+# The core of the rules engine (pyproject.toml, "The core of the rules engine imports no
+# variant"): it finds the variants in rules.engines' table, which they fill themselves.
+RULES_CORE = (
+    "board", "position", "notation", "record", "svg", "diagram", "posstring", "clock",
+    "errors", "engines", "pieces", "state", "placement", "movement", "safety", "deadlock",
+)  # fmt: skip
+DYNAMIC_IMPORTS = frozenset({"import_module", "__import__", "importlib"})
+
+
+def dynamic_imports(path: Path) -> list[tuple[int, str]]:
+    """(line, name) of every use of import_module, __import__ or importlib at `path`."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Name) and node.id in DYNAMIC_IMPORTS:
+            found.append((node.lineno, node.id))
+        elif isinstance(node, ast.Attribute) and node.attr in DYNAMIC_IMPORTS:
+            found.append((node.lineno, node.attr))
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            names = [a.name for a in node.names] + [getattr(node, "module", None) or ""]
+            found += [(node.lineno, n) for n in names if n.split(".")[0] in DYNAMIC_IMPORTS]
+    return found
+
+
+def test_the_scan_finds_a_dynamic_import(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text("from importlib import import_module\nx = __import__('os')\n")
+    assert [line for line, _ in dynamic_imports(module)] == [1, 1, 2]
+
+
+@pytest.mark.parametrize("name", RULES_CORE)
+def test_the_core_of_the_rules_engine_imports_nothing_by_name(name: str) -> None:
+    assert dynamic_imports(ROOT / "rules" / f"{name}.py") == []
+
+
+def test_a_core_module_alone_finds_the_variants() -> None:
+    # A fresh interpreter that imports one core module: the package's import registers them.
+    code = (
+        "from rules.posstring import parse_position\n"
+        "from rules.engines import ENGINES\n"
+        "pos = parse_position('laws kinta green 20 apex/BA19/A19 east/BI99/I99')\n"
+        "print(type(pos).__name__, sorted(name for _, name, _ in ENGINES))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout
+    assert out.strip() == "KintaPosition ['italian-society', 'kinta', 'reflective', 'tri-level']"
+
+
+@pytest.mark.parametrize(
+    "path", sorted((ROOT / "rules").glob("*.py")), ids=lambda p: str(p.relative_to(ROOT))
+)
+def test_no_module_of_the_rules_engine_is_over_600_lines(path: Path) -> None:
+    assert len(path.read_text(encoding="utf-8").splitlines()) <= MAX_LINES

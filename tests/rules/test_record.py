@@ -82,3 +82,21 @@ def test_not_a_record(bad):
     with pytest.raises(RecordError):
         read_record(bad)
     assert issubclass(RecordError, RulesError) and issubclass(RecordError, ValueError)
+
+
+@pytest.mark.parametrize("layout", ["Fe→C28 {[%clk ²:00:00]}", "1. Fe→C28 {[%clk ²:00:00]}"])
+def test_a_clock_of_digits_int_cannot_read_is_a_comment_in_either_reader(layout: str) -> None:
+    # str.isdigit takes a superscript two; both readers once handed it to int() and failed.
+    record = read_record(f'[Result "*"]\n\n{layout}\n')
+    (ply,) = record.plies
+    assert ply.clock is None and ply.comments == ("[%clk ²:00:00]",)
+
+
+@pytest.mark.parametrize(
+    "line", ["Fe→C28 {[%clk 0:01:02]}", "Fe→C28  {[%clk  0:01:02 ]}", "Fe→C28 {[%clk 0:1:2]}"]
+)
+def test_the_line_reader_reads_clocks_as_the_general_reader(line: str) -> None:
+    alone = read_record(f'[Result "*"]\n\n{line}\n')
+    tokenized = read_record(f'[Result "*"]\n\n1. {line}\n')
+    assert alone.plies == tokenized.plies
+    assert alone.plies[0].clock == 62
