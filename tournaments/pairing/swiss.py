@@ -387,68 +387,125 @@ def pair_swiss(
     """Pair a round. `players` are those present (withdrawn and requested byes left out).
     With `accelerated` (the caller decides for which rounds), the top half by rank plays with
     one virtual point (Baku-style), so that top players meet each other sooner."""
-    field = list(players)
-    if accelerated:
-        half = len(field) // 2
-        field = [
-            _with_score(p, p.score + 1.0) if p.rank <= half else p
-            for p in sorted(field, key=lambda p: p.rank)
-        ]
-    real = {p.id: p for p in field}
-    result = RoundPairing()
-    candidates: list[PairingPlayer | None] = [None]
-    plain: PairingPlayer | None = None
-    if len(field) % 2:
-        lowest = sorted(field, key=lambda p: (p.score, -p.rank))
-        plain = next((p for p in lowest if not p.had_bye), None)
-        fresh = _bye_order([p for p in lowest if not p.had_bye], field, forbid_same_club, balanced)
-        candidates = [*fresh, *(p for p in lowest if p.had_bye)]
+    field = _accelerate(players=list(players)) if accelerated else list(players)
+    plain, candidates = _bye_candidates(
+        field=field, forbid_club=forbid_same_club, balanced=balanced
+    )
     for bye in candidates:
         rest = [p for p in field if bye is None or p.id != bye.id]
         got = _try_pair(rest, forbid_same_club, balanced, progress)
-        if got is None:
-            continue
-        pairs, notes, rules = got
-        chosen = bye
-        pairs, bye = _polish(pairs, rules, bye, field)
-        if bye is not None:
-            result.bye = bye.id
-            why = "lowest score group, lowest ranked player without a bye"
-            if plain is not None and bye.id != plain.id and bye.score == plain.score:
-                why = (
-                    "lowest score group; a bye to a lower-ranked player would leave the rest "
-                    "of the group unable to pair among itself"
-                )
-            if bye is not chosen:
-                why = (
-                    "lowest score group; with this bye the rest pair with the smallest score "
-                    "differences and the fewest denied placement preferences"
-                )
-            if bye.had_bye:
-                result.warnings.append(f"{bye.label} gets a second pairing-allocated bye")
-                why = "every player without a bye would leave the rest unpairable"
-            result.explanation.append(f"bye: {bye.label} ({format_points(bye.score)}): {why}")
-        scores = sorted({p.score for p in rest}, reverse=True)
-        for s in scores:
-            members = [p.id for p in rest if p.score == s]
-            result.explanation.append(f"score group {format_points(s)}: {len(members)} players")
-        # Who floats is said from the pairs as polished, not as the brackets first left them.
-        result.explanation.extend(n for n in notes if not n.endswith(_FLOATS))
-        for a, b in sorted(pairs, key=lambda ab: -max(ab[0].score, ab[1].score)):
-            if a.score != b.score:
-                hi, lo = (a, b) if a.score > b.score else (b, a)
-                result.explanation.append(
-                    f"{hi.label} ({format_points(hi.score)}){_FLOATS} to meet {lo.label} "
-                    f"({format_points(lo.score)})"
-                )
-        pairs.sort(key=lambda ab: (-max(ab[0].score, ab[1].score), min(ab[0].rank, ab[1].rank)))
-        result.pairings = [_order(real[a.id], real[b.id], balanced) for a, b in pairs]
-        result.warnings.extend(pairing_check(field, result.pairings, result.bye))
-        return result
+        if got is not None:
+            return _round_make(
+                got=got, field=field, rest=rest, chosen=bye, plain=plain, balanced=balanced
+            )
+    return _round_blocked(field=field, forbid_club=forbid_same_club)
+
+
+def _accelerate(*, players: list[PairingPlayer]) -> list[PairingPlayer]:
+    """The field by rank, its top half given one virtual point (Baku-style acceleration)."""
+    half = len(players) // 2
+    return [
+        _with_score(p, p.score + 1.0) if p.rank <= half else p
+        for p in sorted(players, key=lambda p: p.rank)
+    ]
+
+
+def _bye_candidates(
+    *, field: list[PairingPlayer], forbid_club: bool, balanced: bool
+) -> tuple[PairingPlayer | None, list[PairingPlayer | None]]:
+    """Who may get the bye, best first ([None] when the field is even), with the player the
+    plain rule names (lowest score group, lowest ranked without a bye) to explain a choice."""
+    if not len(field) % 2:
+        return None, [None]
+    lowest = sorted(field, key=lambda p: (p.score, -p.rank))
+    plain = next((p for p in lowest if not p.had_bye), None)
+    fresh = _bye_order([p for p in lowest if not p.had_bye], field, forbid_club, balanced)
+    return plain, [*fresh, *(p for p in lowest if p.had_bye)]
+
+
+def _round_make(
+    *,
+    got: tuple[Pairs, list[str], _Rules],
+    field: list[PairingPlayer],
+    rest: list[PairingPlayer],
+    chosen: PairingPlayer | None,
+    plain: PairingPlayer | None,
+    balanced: bool,
+) -> RoundPairing:
+    """The round from the pairs found with `chosen` out: polished, explained, ordered by who
+    places first, and checked against every rule."""
+    pairs, notes, rules = got
+    result = RoundPairing()
+    pairs, bye = _polish(pairs, rules, chosen, field)
+    if bye is not None:
+        _bye_explain(result=result, bye=bye, chosen=chosen, plain=plain)
+    result.explanation.extend(_groups_explain(players=rest))
+    # Who floats is said from the pairs as polished, not as the brackets first left them.
+    result.explanation.extend(n for n in notes if not n.endswith(_FLOATS))
+    result.explanation.extend(_floats_explain(pairs=pairs))
+    pairs.sort(key=lambda ab: (-max(ab[0].score, ab[1].score), min(ab[0].rank, ab[1].rank)))
+    real = {p.id: p for p in field}
+    result.pairings = [_order(real[a.id], real[b.id], balanced) for a, b in pairs]
+    result.warnings.extend(pairing_check(field, result.pairings, result.bye))
+    return result
+
+
+def _bye_explain(
+    *,
+    result: RoundPairing,
+    bye: PairingPlayer,
+    chosen: PairingPlayer | None,
+    plain: PairingPlayer | None,
+) -> None:
+    """Give `bye` the bye in `result`, saying why it went to them and not to the player the
+    plain rule names (and warning when it is their second)."""
+    result.bye = bye.id
+    why = "lowest score group, lowest ranked player without a bye"
+    if plain is not None and bye.id != plain.id and bye.score == plain.score:
+        why = (
+            "lowest score group; a bye to a lower-ranked player would leave the rest "
+            "of the group unable to pair among itself"
+        )
+    if bye is not chosen:
+        why = (
+            "lowest score group; with this bye the rest pair with the smallest score "
+            "differences and the fewest denied placement preferences"
+        )
+    if bye.had_bye:
+        result.warnings.append(f"{bye.label} gets a second pairing-allocated bye")
+        why = "every player without a bye would leave the rest unpairable"
+    result.explanation.append(f"bye: {bye.label} ({format_points(bye.score)}): {why}")
+
+
+def _groups_explain(*, players: list[PairingPlayer]) -> list[str]:
+    """One line per score group, highest first: its score and how many players it holds."""
+    lines = []
+    for s in sorted({p.score for p in players}, reverse=True):
+        members = [p.id for p in players if p.score == s]
+        lines.append(f"score group {format_points(s)}: {len(members)} players")
+    return lines
+
+
+def _floats_explain(*, pairs: Pairs) -> list[str]:
+    """One line per pair of two scores, highest first: who floats down to meet whom."""
+    lines = []
+    for a, b in sorted(pairs, key=lambda ab: -max(ab[0].score, ab[1].score)):
+        if a.score != b.score:
+            hi, lo = (a, b) if a.score > b.score else (b, a)
+            lines.append(
+                f"{hi.label} ({format_points(hi.score)}){_FLOATS} to meet {lo.label} "
+                f"({format_points(lo.score)})"
+            )
+    return lines
+
+
+def _round_blocked(*, field: list[PairingPlayer], forbid_club: bool) -> RoundPairing:
+    """A round without pairings, saying which hard rules leave no pairing possible."""
+    result = RoundPairing()
     bars = ["a rematch"]
     if any(p.forbidden for p in field):
         bars.append("a forbidden pair")
-    if forbid_same_club:
+    if forbid_club:
         bars.append("two players of one club")
     result.blocked = f"no pairing without {' or '.join(bars)} exists"
     result.warnings.append(result.blocked)
