@@ -306,61 +306,103 @@ def _characters_check(line: str, number: int) -> None:
             raise TrfError(f"line {number}: control character U+{ord(ch):04X} in column {column}")
 
 
+# The header records read as text, by the TrfTournament field each fills.
+_HEADERS = {"012": "name", "022": "city", "032": "federation", "042": "start_date"}
+_HEADERS.update({"052": "end_date", "092": "tournament_type", "102": "chief_arbiter"})
+# The records a read checks (the settings of pairing engines and scoring).
+_SETTINGS = frozenset({"XXR", "XXP", "XXZ", "XXS", *_BB})
+
+
+@dataclass(slots=True)
+class _Reading:
+    """A read under way: the tournament so far, each start rank's line, and the XXP pairs
+    and XXZ ranks with their lines (checked against the players once all are read)."""
+
+    t: TrfTournament = field(default_factory=TrfTournament)
+    seen_ranks: dict[int, int] = field(default_factory=dict)
+    pairs: list[tuple[int, int, int]] = field(default_factory=list)
+    out: list[tuple[int, int]] = field(default_factory=list)
+
+
 def read_trf(text: str) -> TrfTournament:
     """Read a TRF file; TrfError names the line at fault."""
-    t = TrfTournament()
+    reading = _Reading()
     text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
-    seen_ranks: dict[int, int] = {}
-    pairs: list[tuple[int, int, int]] = []
-    out: list[tuple[int, int]] = []
-    headers = {"012": "name", "022": "city", "032": "federation", "042": "start_date"}
-    headers.update({"052": "end_date", "092": "tournament_type", "102": "chief_arbiter"})
     for number, line in enumerate(text.split("\n"), start=1):
         _characters_check(line, number)
-        if not line.strip():
-            continue
-        code = line[:3]
-        value = line[4:].strip()
-        t.lines[code] = number
-        if code == "001":
-            player = _read_player(line, number)
-            if player.start_rank in seen_ranks:
-                raise TrfError(f"line {number}: start rank {player.start_rank} appears twice")
-            seen_ranks[player.start_rank] = number
-            t.players.append(player)
-        elif code in headers:
-            if code in ("042", "052"):
-                try:
-                    trf_date(value)
-                except TrfError as exc:
-                    raise TrfError(f"line {number}: {exc}") from None
-            setattr(t, headers[code], value)
-        elif code == "XXR":
-            t.rounds = _int(value, number, "XXR (the number of rounds)")
-        elif code == "XXP":
-            ranks = _ints(value, number, "XXP start rank")
-            if len(ranks) != 2 or ranks[0] == ranks[1]:
-                raise TrfError(f"line {number}: XXP needs two different start ranks")
-            pairs.append((min(ranks), max(ranks), number))
-        elif code == "XXZ":
-            out += [(rank, number) for rank in _ints(value, number, "XXZ start rank")]
-        elif code == "XXS":
-            _read_xxs(value, number, t.scoring)
-        elif code in _BB:
-            for name in _BB[code]:
-                t.scoring[name] = _number(value, number, code)
-        elif code.startswith("BB"):
-            continue  # other engines' settings: nothing here depends on them
-        elif code in ("062", "072", "082"):
-            continue  # counts, derived again from the players when writing
-        elif len(code) == 3 and code.isascii() and code.isalnum():
-            t.extra.append(line)
-        else:
-            raise TrfError(f"line {number}: unknown record {code!r}")
+        if line.strip():
+            _line_read(reading=reading, line=line, number=number)
+    return _reading_finish(reading=reading)
+
+
+def _line_read(*, reading: _Reading, line: str, number: int) -> None:
+    """Read one non-blank line into `reading`, by its record code."""
+    t = reading.t
+    code = line[:3]
+    value = line[4:].strip()
+    t.lines[code] = number
+    if code == "001":
+        _player_add(reading=reading, player=_read_player(line, number), number=number)
+    elif code in _HEADERS:
+        _header_read(t=t, code=code, value=value, number=number)
+    elif code in _SETTINGS:
+        _setting_read(reading=reading, code=code, value=value, number=number)
+    elif code.startswith("BB"):
+        return  # other engines' settings: nothing here depends on them
+    elif code in ("062", "072", "082"):
+        return  # counts, derived again from the players when writing
+    elif len(code) == 3 and code.isascii() and code.isalnum():
+        t.extra.append(line)
+    else:
+        raise TrfError(f"line {number}: unknown record {code!r}")
+
+
+def _player_add(*, reading: _Reading, player: TrfPlayer, number: int) -> None:
+    """Add a player line's player, refusing a start rank read before."""
+    if player.start_rank in reading.seen_ranks:
+        raise TrfError(f"line {number}: start rank {player.start_rank} appears twice")
+    reading.seen_ranks[player.start_rank] = number
+    reading.t.players.append(player)
+
+
+def _header_read(*, t: TrfTournament, code: str, value: str, number: int) -> None:
+    """A header record's text into its field; the dates must be dates."""
+    if code in ("042", "052"):
+        try:
+            trf_date(value)
+        except TrfError as exc:
+            raise TrfError(f"line {number}: {exc}") from None
+    setattr(t, _HEADERS[code], value)
+
+
+def _setting_read(*, reading: _Reading, code: str, value: str, number: int) -> None:
+    """An XXR, XXP, XXZ, XXS or declared-points (BB?) record into `reading`."""
+    t = reading.t
+    if code == "XXR":
+        t.rounds = _int(value, number, "XXR (the number of rounds)")
+    elif code == "XXP":
+        ranks = _ints(value, number, "XXP start rank")
+        if len(ranks) != 2 or ranks[0] == ranks[1]:
+            raise TrfError(f"line {number}: XXP needs two different start ranks")
+        reading.pairs.append((min(ranks), max(ranks), number))
+    elif code == "XXZ":
+        reading.out += [(rank, number) for rank in _ints(value, number, "XXZ start rank")]
+    elif code == "XXS":
+        _read_xxs(value, number, t.scoring)
+    else:
+        for name in _BB[code]:
+            t.scoring[name] = _number(value, number, code)
+
+
+def _reading_finish(*, reading: _Reading) -> TrfTournament:
+    """The tournament once every line is read: the XXP and XXZ ranks name players, the dates
+    and the pairings agree, and the rounds count at least those played."""
+    t = reading.t
     if not t.players:
         raise TrfError("no player lines (001) in the file")
+    pairs, out = reading.pairs, reading.out
     for rank, number in [(a, n) for a, _, n in pairs] + [(b, n) for _, b, n in pairs] + out:
-        if rank not in seen_ranks:
+        if rank not in reading.seen_ranks:
             raise TrfError(f"line {number}: no player has start rank {rank}")
     t.forbidden = sorted({(a, b) for a, b, _ in pairs})
     t.withdrawn = sorted({rank for rank, _ in out})
