@@ -235,23 +235,35 @@ def _points_text(points: float | None) -> str:
 def write_trf(t: TrfTournament, *, shift: bool = False, bye_points: float = 1.0) -> str:
     """The TRF text. With `shift`, points are raised by ½ per round played so far, and the
     BB? lines say so (BBU with the tournament's `bye_points`)."""
-    lines = [f"012 {t.name}"]
-    if t.city:
-        lines.append(f"022 {t.city}")
-    if t.federation:
-        lines.append(f"032 {t.federation}")
-    if t.start_date:
-        lines.append(f"042 {t.start_date}")
-    if t.end_date:
-        lines.append(f"052 {t.end_date}")
-    lines.append(f"062 {len(t.players)}")
-    lines.append(f"072 {sum(1 for p in t.players if p.rating)}")
-    if t.tournament_type:
-        lines.append(f"092 {t.tournament_type}")
-    if t.chief_arbiter:
-        lines.append(f"102 {t.chief_arbiter}")
-    lines.append(f"XXR {t.rounds}")
-    lines.extend(t.extra)
+    lines = _header_lines(t=t)
+    lines.extend(_settings_lines(t=t, shift=shift, bye_points=bye_points))
+    raise_by = 0.5 * rounds_played(t) if shift else None
+    columns = max((g.round for p in t.players for g in p.games), default=0)
+    for p in sorted(t.players, key=lambda p: p.start_rank):
+        lines.append(_player_line(p=p, raise_by=raise_by, columns=columns))
+    return "\n".join(lines) + "\n"
+
+
+def _header_lines(*, t: TrfTournament) -> list[str]:
+    """The tournament's header records, those it leaves blank left out."""
+    records = (
+        ("012", t.name),
+        ("022", t.city),
+        ("032", t.federation),
+        ("042", t.start_date),
+        ("052", t.end_date),
+        ("062", str(len(t.players))),
+        ("072", str(sum(1 for p in t.players if p.rating))),
+        ("092", t.tournament_type),
+        ("102", t.chief_arbiter),
+    )
+    # The name and the counts are always written.
+    return [f"{code} {text}" for code, text in records if text or code in ("012", "062", "072")]
+
+
+def _settings_lines(*, t: TrfTournament, shift: bool, bye_points: float) -> list[str]:
+    """XXR, the records kept as read, XXP, XXZ and, when shifted, the BB? lines."""
+    lines = [f"XXR {t.rounds}", *t.extra]
     lines.extend(f"XXP {a} {b}" for a, b in sorted(t.forbidden))
     out = sorted(t.withdrawn)
     # Long lists are split over several lines, as JaVaFo writes them.
@@ -259,29 +271,32 @@ def write_trf(t: TrfTournament, *, shift: bool = False, bye_points: float = 1.0)
     if shift:
         lines.extend(SHIFT_LINES[:-1])
         lines.append(f"BBU {bye_points + 0.5:4.1f}")
-    played = rounds_played(t)
-    columns = max((g.round for p in t.players for g in p.games), default=0)
-    for p in sorted(t.players, key=lambda p: p.start_rank):
-        points = p.points
-        if points is not None and shift:
-            points += 0.5 * played
-        head = (
-            f"001 {p.start_rank:>4} {p.sex[:1]:1}{p.title[:3]:>3} {p.name[:33]:<33} "
-            f"{p.rating or '':>4} {p.federation[:3]:>3} {p.fide_id[:11]:>11} {p.birth[:10]:>10}"
-        )
-        head += f"{_points_text(points):>5} {p.rank or '':>4}"
-        assert len(head) == 89
-        blocks = []
-        by_round = {g.round: g for g in p.games}
-        for rnd in range(1, columns + 1):
-            g = by_round.get(rnd)
-            if g is None:
-                blocks.append("          ")
-            else:
-                opp = f"{g.opponent:>4}" if g.opponent else "0000"
-                blocks.append(f"  {opp} {g.colour} {g.code or ' '}")
-        lines.append((head + "".join(blocks)).rstrip())
-    return "\n".join(lines) + "\n"
+    return lines
+
+
+def _player_line(*, p: TrfPlayer, raise_by: float | None, columns: int) -> str:
+    """A player's 001 line: the fixed columns (points raised by `raise_by` when shifted), then
+    one block per round up to `columns` (blank where they have no entry), trailing blanks cut."""
+    points = p.points
+    if points is not None and raise_by is not None:
+        points += raise_by
+    head = (
+        f"001 {p.start_rank:>4} {p.sex[:1]:1}{p.title[:3]:>3} {p.name[:33]:<33} "
+        f"{p.rating or '':>4} {p.federation[:3]:>3} {p.fide_id[:11]:>11} {p.birth[:10]:>10}"
+    )
+    head += f"{_points_text(points):>5} {p.rank or '':>4}"
+    assert len(head) == 89
+    by_round = {g.round: g for g in p.games}
+    blocks = [_game_block(g=by_round.get(rnd)) for rnd in range(1, columns + 1)]
+    return (head + "".join(blocks)).rstrip()
+
+
+def _game_block(*, g: TrfGame | None) -> str:
+    """One round's `  oooo c r` block, ten blanks for no entry."""
+    if g is None:
+        return "          "
+    opp = f"{g.opponent:>4}" if g.opponent else "0000"
+    return f"  {opp} {g.colour} {g.code or ' '}"
 
 
 def _int(text: str, number: int, what: str) -> int:
@@ -499,6 +514,20 @@ def _pairings_check(t: TrfTournament) -> None:
     players = sorted(t.players, key=lambda p: p.start_rank)
     entry = {p.start_rank: {g.round: g for g in p.games} for p in players}
     line = {p.start_rank: p.line for p in players}
+    _opponents_known_check(players=players, entry=entry)
+    played = rounds_played(t)
+    for rnd in range(1, played + 1):
+        if not _round_pairs_check(players=players, entry=entry, line=line, rnd=rnd):
+            raise TrfError(
+                f"round {rnd}: no game and no bye in the whole round (lines "
+                f"{players[0].line}-{players[-1].line}), though round {played} has some"
+            )
+
+
+def _opponents_known_check(
+    *, players: list[TrfPlayer], entry: dict[int, dict[int, TrfGame]]
+) -> None:
+    """Every opponent named is a player of the file."""
     for p in players:
         for g in p.games:
             if g.opponent is not None and g.opponent not in entry:
@@ -506,35 +535,44 @@ def _pairings_check(t: TrfTournament) -> None:
                     f"line {p.line}: player {p.start_rank} meets unknown start rank "
                     f"{g.opponent} in round {g.round}"
                 )
-    played = rounds_played(t)
-    for rnd in range(1, played + 1):
-        busy = False
-        for p in players:
-            mine = entry[p.start_rank].get(rnd)
-            if mine is None or mine.absent:
-                continue
-            busy = True
-            if mine.opponent is None:
-                continue
-            other = entry[mine.opponent].get(rnd)
-            where = f"line {p.line}: round {rnd}: {p.start_rank}"
-            if other is None or other.opponent != p.start_rank:
-                raise TrfError(f"{where} meets {mine.opponent}, who does not meet them")
-            if mine.opponent < p.start_rank:
-                continue  # checked from the other side already
+
+
+def _round_pairs_check(
+    *,
+    players: list[TrfPlayer],
+    entry: dict[int, dict[int, TrfGame]],
+    line: dict[int, int],
+    rnd: int,
+) -> bool:
+    """Check each game of round `rnd` from both sides (`line`: each start rank's line);
+    whether anyone played or had a bye in it."""
+    busy = False
+    for p in players:
+        mine = entry[p.start_rank].get(rnd)
+        if mine is None or mine.absent:
+            continue
+        busy = True
+        if mine.opponent is None:
+            continue
+        other = entry[mine.opponent].get(rnd)
+        where = f"line {p.line}: round {rnd}: {p.start_rank}"
+        if other is None or other.opponent != p.start_rank:
+            raise TrfError(f"{where} meets {mine.opponent}, who does not meet them")
+        if mine.opponent >= p.start_rank:  # else checked from the other side already
             pair = f"{where} and {mine.opponent} (line {line[mine.opponent]})"
-            if (_KIND[mine.code], _KIND[other.code]) not in _AGREE:
-                both = _KIND[mine.code] if _KIND[mine.code] == _KIND[other.code] else ""
-                claim = f"both claim a {both}" if "win" in both else ""
-                raise TrfError(
-                    f"{pair}: {claim or 'contradictory results'} "
-                    f"({mine.code or 'blank'} and {other.code or 'blank'})"
-                )
-            if mine.colour == other.colour != "-":
-                which = "first (w)" if mine.colour == "w" else "second (b)"
-                raise TrfError(f"{pair}: contradictory colours, both placed {which}")
-        if not busy:
-            raise TrfError(
-                f"round {rnd}: no game and no bye in the whole round (lines "
-                f"{players[0].line}-{players[-1].line}), though round {played} has some"
-            )
+            _game_agree_check(pair=pair, mine=mine, other=other)
+    return busy
+
+
+def _game_agree_check(*, pair: str, mine: TrfGame, other: TrfGame) -> None:
+    """The two sides of one game give results and placements that agree."""
+    if (_KIND[mine.code], _KIND[other.code]) not in _AGREE:
+        both = _KIND[mine.code] if _KIND[mine.code] == _KIND[other.code] else ""
+        claim = f"both claim a {both}" if "win" in both else ""
+        raise TrfError(
+            f"{pair}: {claim or 'contradictory results'} "
+            f"({mine.code or 'blank'} and {other.code or 'blank'})"
+        )
+    if mine.colour == other.colour != "-":
+        which = "first (w)" if mine.colour == "w" else "second (b)"
+        raise TrfError(f"{pair}: contradictory colours, both placed {which}")
