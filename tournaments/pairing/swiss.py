@@ -10,13 +10,14 @@ two apart) and otherwise let the higher-ranked player place first. Scores may be
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from itertools import chain, groupby
 
 from rules.points import format_points
 from tournaments.pairing.augment import pairs_complete
 from tournaments.pairing.base import Pairing, PairingPlayer, RoundPairing
+from tournaments.pairing.check import pairing_check
 from tournaments.pairing.polish import pairs_polish
 
 # Called with (fraction done, what is being done) while a round is paired.
@@ -544,57 +545,3 @@ def _bye_order(
 
 def _with_score(p: PairingPlayer, score: float) -> PairingPlayer:
     return replace(p, score=score)
-
-
-def pairing_check(
-    players: Sequence[PairingPlayer],
-    pairings: Sequence[Pairing],
-    bye: int | None,
-    *,
-    forbid_same_club: bool = False,
-) -> list[str]:
-    """Every rule a (perhaps hand-edited) pairing breaks, as warnings for the arbiter."""
-    by_id = {p.id: p for p in players}
-
-    def label(pid: int) -> str:
-        return by_id[pid].label if pid in by_id else f"player id {pid}"
-
-    warnings = []
-    seen: dict[int, int] = {}
-    for pr in pairings:
-        for pid in (pr.first, pr.second):
-            seen[pid] = seen.get(pid, 0) + 1
-        a, b = by_id.get(pr.first), by_id.get(pr.second)
-        if a is None or b is None:
-            warnings.append(
-                f"pairing {label(pr.first)} – {label(pr.second)} names a player not in the round"
-            )
-            continue
-        if b.id in a.opponents:
-            warnings.append(f"{a.label} and {b.label} have met already")
-        if b.id in a.forbidden or a.id in b.forbidden:
-            warnings.append(f"{a.label} and {b.label} may not be paired")
-        if forbid_same_club and a.club and a.club == b.club:
-            warnings.append(f"{a.label} and {b.label} are both of {a.club}")
-        if a.placements[-2:] == ("F", "F"):
-            warnings.append(f"{a.label} would place first three times running")
-        if b.placements[-2:] == ("S", "S"):
-            warnings.append(f"{b.label} would place second three times running")
-        if a.balance + 1 > 2:
-            warnings.append(f"{a.label} would have placed first {a.balance + 1} more times")
-        if b.balance - 1 < -2:
-            warnings.append(f"{b.label} would have placed second {1 - b.balance} more times")
-    if bye is not None:
-        seen[bye] = seen.get(bye, 0) + 1
-        p = by_id.get(bye)
-        if p is not None and p.had_bye:
-            warnings.append(f"{label(bye)} has had a pairing-allocated bye already")
-        eligible = [q.score for q in players if not q.had_bye]
-        if p is not None and eligible and p.score > min(eligible):
-            warnings.append(f"the bye should go to the lowest score group, not to {label(bye)}")
-    for pid in by_id:
-        if seen.get(pid, 0) == 0:
-            warnings.append(f"{label(pid)} is not paired")
-        elif seen[pid] > 1:
-            warnings.append(f"{label(pid)} is paired {seen[pid]} times")
-    return warnings
