@@ -183,8 +183,9 @@ def _steps(
 ) -> Iterator[tuple[PairingPlayer, PairingPlayer, int]]:
     """The next steps of a cycle from `x` (whose cycle must close on a player of kind `kc`):
     a new partner `y`, the partner `z` it frees and the gain left, one for each kind of `y`
-    within reach of `x`'s score and kind of `z` that still gains."""
-    table, index = cycles.table, cycles.index
+    within reach of `x`'s score and kind of `z` that still gains: the first `y` of those
+    kinds that `x` may meet, outside the cycle (each player looked at costs budget)."""
+    table, index, mate, ok = cycles.table, cycles.index, cycles.mate, cycles.ok
     row = table[cycles.kinds[x.id]]
     reach = cycles.score_reach(gain)
     for s in cycles.scores:
@@ -201,24 +202,13 @@ def _steps(
                 left = base + broken[kz]
                 if last and table[kz][kc] >= left:
                     continue
-                found = _kind_partner(x=x, ys=ys, used=used, cycles=cycles)
-                if found is not None:
-                    yield (*found, left)
-
-
-def _kind_partner(
-    *, x: PairingPlayer, ys: dict[int, PairingPlayer], used: set[int], cycles: _Cycles
-) -> tuple[PairingPlayer, PairingPlayer] | None:
-    """The first of `ys` (players of one kind with partners of one kind, so alike) that `x`
-    may meet, outside the cycle, with their partner; each player looked at costs budget."""
-    mate, ok = cycles.mate, cycles.ok
-    for y in islice(ys.values(), _SCAN):
-        cycles.budget -= 1
-        z = mate[y.id]
-        if y.id in used or z.id in used or not ok(x, y):
-            continue
-        return y, z
-    return None
+                for y in islice(ys.values(), _SCAN):
+                    cycles.budget -= 1
+                    z = mate[y.id]
+                    if y.id in used or z.id in used or not ok(x, y):
+                        continue
+                    yield y, z, left
+                    break  # others of this kind with partners of this kind are alike
 
 
 def _current(mate: dict[int, PairingPlayer]) -> list[Pair]:
