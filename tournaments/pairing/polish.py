@@ -186,12 +186,12 @@ def _steps(
     within reach of `x`'s score and kind of `z` that still gains: the first `y` of those
     kinds that `x` may meet, outside the cycle (each player looked at costs budget)."""
     table, index, mate, ok = cycles.table, cycles.index, cycles.mate, cycles.ok
-    row = table[cycles.kinds[x.id]]
-    reach = cycles.score_reach(gain)
+    by_score, row = cycles.by_score, table[cycles.kinds[x.id]]
+    reach, x_score = cycles.score_reach(gain), x.score
     for s in cycles.scores:
-        if abs(s - x.score) > reach:
+        if abs(s - x_score) > reach:
             continue
-        for ky in cycles.by_score[s]:
+        for ky in by_score[s]:
             base = gain - row[ky]
             if base <= 0:
                 continue
