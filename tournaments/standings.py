@@ -105,16 +105,9 @@ def compute_standings(
     ids = [e.id for e in entrants]
     score = _scores(ids=ids, by_player=by_player, n_rounds=n_rounds)
     want_buchholz = bool(set(tiebreaks) & {"buchholz", "buchholz_cut1", "median_buchholz"})
-    values = {
-        pid: _player_tiebreaks(
-            rounds=by_player[pid],
-            own=score[pid],
-            score=score,
-            n_rounds=n_rounds,
-            want_buchholz=want_buchholz,
-        )
-        for pid in ids
-    }
+    values = _tiebreaks_compute(
+        ids=ids, by_player=by_player, score=score, n_rounds=n_rounds, want_buchholz=want_buchholz
+    )
     entrant_of = {e.id: e for e in entrants}
     order = _standings_order(
         ids=ids,
@@ -173,54 +166,58 @@ def _scores(
     }
 
 
-def _player_tiebreaks(
+def _tiebreaks_compute(
     *,
-    rounds: Mapping[int, RoundResult],
-    own: float,
-    score: Mapping[int, float],
+    ids: list[int],
+    by_player: dict[int, dict[int, RoundResult]],
+    score: dict[int, float],
     n_rounds: int,
     want_buchholz: bool,
-) -> dict[str, float]:
-    """Every tie-break of one player but the direct encounter, in one pass over their rounds
-    (`own` is their score; a round without an opponent counts one as strong as themselves)."""
+) -> dict[int, dict[str, float]]:
+    """Every player's tie-breaks but the direct encounter, in one pass over each player's
+    rounds (a round without an opponent counts one as strong as the player)."""
     # Sonneborn-Berger adds half a point per round to each opponent's score, so that a
     # draw's −½ never makes beating a player worth less than nothing (tournaments.md).
     shift = 0.5 * n_rounds
     koya_bar = 0.5 * n_rounds
     win, played, weight = Outcome.WIN, _PLAYED, WEIGHT
-    contributions = []
-    add = contributions.append
-    sb = koya = running = progressive = 0.0
-    wins = 0
-    for rnd in range(1, n_rounds + 1):
-        r = rounds.get(rnd)
-        if r is None:
-            add(own)  # a virtual opponent as strong as oneself
-            continue
-        outcome = r.outcome
-        opponent = score.get(r.opponent) if r.opponent is not None else None
-        if outcome in played and opponent is not None:
-            add(opponent)
-            sb += weight[outcome] * (opponent + shift)
-            if opponent >= koya_bar:
-                koya += r.points
-        else:
-            add(own)
-        if outcome is win:
-            wins += 1
-        running += r.points
-        progressive += running
-    v: dict[str, float] = {}
-    if want_buchholz:
-        contributions.sort()
-        v["buchholz"] = _round_half(sum(contributions))
-        v["buchholz_cut1"] = _round_half(sum(contributions[1:]))
-        v["median_buchholz"] = _round_half(sum(contributions[1:-1]))
-    v["sonneborn_berger"] = _round_half(sb)
-    v["wins"] = float(wins)
-    v["progressive"] = _round_half(progressive)
-    v["koya"] = _round_half(koya)
-    return v
+    values: dict[int, dict[str, float]] = {}
+    for pid in ids:
+        rounds = by_player[pid]
+        own = score[pid]
+        contributions = []
+        add = contributions.append
+        sb = koya = running = progressive = 0.0
+        wins = 0
+        for rnd in range(1, n_rounds + 1):
+            r = rounds.get(rnd)
+            if r is None:
+                add(own)  # a virtual opponent as strong as oneself
+                continue
+            outcome = r.outcome
+            opponent = score.get(r.opponent) if r.opponent is not None else None
+            if outcome in played and opponent is not None:
+                add(opponent)
+                sb += weight[outcome] * (opponent + shift)
+                if opponent >= koya_bar:
+                    koya += r.points
+            else:
+                add(own)
+            if outcome is win:
+                wins += 1
+            running += r.points
+            progressive += running
+        values[pid] = v = {}
+        if want_buchholz:
+            contributions.sort()
+            v["buchholz"] = _round_half(sum(contributions))
+            v["buchholz_cut1"] = _round_half(sum(contributions[1:]))
+            v["median_buchholz"] = _round_half(sum(contributions[1:-1]))
+        v["sonneborn_berger"] = _round_half(sb)
+        v["wins"] = float(wins)
+        v["progressive"] = _round_half(progressive)
+        v["koya"] = _round_half(koya)
+    return values
 
 
 def _standings_order(
