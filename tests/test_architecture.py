@@ -1,5 +1,6 @@
 """The house rules of docs/architecture.md that import-linter does not check: no import
-hidden in a function, no module of the apps over 600 lines."""
+hidden in a function, no module of the apps over 600 lines, no function of the apps more
+complex than radon's grade C (docs/CONVENTIONS.md)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 APPS = ("tournaments", "games", "klinzha_site")
 MAX_LINES = 600
+# The top of radon's grade C: a cyclomatic complexity above it is graded D, E or F.
+MAX_COMPLEXITY = 20
 
 # Function-level imports that stay, each with the reason written beside it in the code.
 ALLOWED_FUNCTION_IMPORTS = {
@@ -124,3 +127,100 @@ def test_a_core_module_alone_finds_the_variants() -> None:
 )
 def test_no_module_of_the_rules_engine_is_over_600_lines(path: Path) -> None:
     assert len(path.read_text(encoding="utf-8").splitlines()) <= MAX_LINES
+
+
+def _decisions(node: ast.AST) -> int:
+    """The decision points `node` adds, counted as radon counts them: each if, elif and
+    conditional expression, loop (and its else), except handler (and a try's else),
+    comprehension `for` and its ifs, match case but a wildcard, and each further operand of
+    `and` / `or`."""
+    if isinstance(node, ast.If | ast.IfExp):
+        return 1
+    if isinstance(node, ast.For | ast.AsyncFor | ast.While):
+        return 1 + bool(node.orelse)
+    if isinstance(node, ast.BoolOp):
+        return len(node.values) - 1
+    if isinstance(node, ast.comprehension):
+        return 1 + len(node.ifs)
+    if isinstance(node, ast.Try):
+        return len(node.handlers) + bool(node.orelse)
+    if isinstance(node, ast.Match):
+        wildcard = any(getattr(case.pattern, "pattern", False) is None for case in node.cases)
+        return max(0, len(node.cases) - wildcard)
+    return 0
+
+
+def cyclomatic_complexity(function: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
+    """The function's cyclomatic complexity as radon computes it: 1 plus its decision points,
+    those of the functions and classes defined inside it left to them."""
+    count = 1
+    todo: list[ast.AST] = list(function.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            continue
+        if isinstance(node, ast.Assert):
+            count += 1  # radon counts an assert once, whatever its condition holds
+            continue
+        count += _decisions(node)
+        todo.extend(ast.iter_child_nodes(node))
+    return count
+
+
+def complexities(path: Path) -> list[tuple[int, str, int]]:
+    """(line, name, complexity) of every function and method of the module at `path`,
+    nested ones too."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [
+        (node.lineno, node.name, cyclomatic_complexity(node))
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+    ]
+
+
+def test_the_count_follows_radon(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text(
+        "def f(xs, y):\n"
+        "    def inner(z):\n"  # counted on its own, not in f
+        "        return z if z else 0\n"
+        "    for x in xs:\n"  # 1
+        "        if x and y or not x:\n"  # 1 + 2
+        "            continue\n"
+        "        elif x:\n"  # 1
+        "            assert y and x\n"  # 1, its condition not looked into
+        "    else:\n"  # 1
+        "        pass\n"
+        "    try:\n"
+        "        y = [a for a in xs if a if y]\n"  # 1 + 2
+        "    except ValueError:\n"  # 1
+        "        pass\n"
+        "    except KeyError:\n"  # 1
+        "        pass\n"
+        "    else:\n"  # 1
+        "        pass\n"
+        "    with open(y):\n"  # nothing
+        "        pass\n"
+        "    match y:\n"
+        "        case 1: pass\n"  # 1
+        "        case 2: pass\n"  # 1
+        "        case _: pass\n"  # nothing: the wildcard
+        "    return lambda: 1 if y else 2\n"  # 1
+    )
+    assert sorted(complexities(module)) == [(1, "f", 17), (2, "inner", 2)]
+
+
+def _all_modules() -> list[Path]:
+    return sorted(p for app in APPS for p in (ROOT / app).rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", _all_modules(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_function_of_the_apps_is_graded_below_c(path: Path) -> None:
+    """Functions short enough to hold in mind: cyclomatic complexity at most 20 (radon C);
+    a longer one becomes named steps."""
+    too_complex = [
+        f"{path.relative_to(ROOT)}:{line}: {name} has complexity {count}"
+        for line, name, count in complexities(path)
+        if count > MAX_COMPLEXITY
+    ]
+    assert too_complex == []

@@ -53,10 +53,7 @@ def entrants_bulk(request: HttpRequest, t: Tournament) -> HttpResponse:
         try:
             done = services.entrants_bulk_register(tournament=t, lines=lines, user=request.user)
         except ValidationError as exc:
-            found = exc.message_dict if hasattr(exc, "error_dict") else {"line 0": exc.messages}
-            for key, texts in found.items():
-                number = key.removeprefix("line ")
-                errors[int(number) if number.isdigit() else 0] = " ".join(texts)
+            errors = _register_errors(exc=exc)
             status = 400
         else:
             messages.success(
@@ -67,16 +64,32 @@ def entrants_bulk(request: HttpRequest, t: Tournament) -> HttpResponse:
             return redirect(manage_url(t) + "#entrants")
     elif any(line.error for line in lines):
         status = 400 if request.POST.get("register") else 200
+    context.update(_preview_context(text=text, lines=lines, errors=errors))
+    return render(request, "arbiter/entrants_bulk.html", context, status=status)
+
+
+def _register_errors(*, exc: ValidationError) -> dict[int, str]:
+    """A refused registration's errors by line number (0: not of one line)."""
+    errors: dict[int, str] = {}
+    found = exc.message_dict if hasattr(exc, "error_dict") else {"line 0": exc.messages}
+    for key, texts in found.items():
+        number = key.removeprefix("line ")
+        errors[int(number) if number.isdigit() else 0] = " ".join(texts)
+    return errors
+
+
+def _preview_context(
+    *, text: str, lines: list[EntrantLine], errors: dict[int, str]
+) -> dict[str, object]:
+    """What the preview shows: each line with its error (its own, or the registration's),
+    and how many lines are bad and good."""
     shown: list[tuple[EntrantLine, str]] = [
         (line, line.error or errors.get(line.number, "")) for line in lines
     ]
-    context.update(
-        {
-            "text": text,
-            "lines": shown,
-            "bad": sum(1 for _, e in shown if e) + (1 if 0 in errors else 0),
-            "other_error": errors.get(0, ""),
-            "good": sum(1 for _, e in shown if not e),
-        }
-    )
-    return render(request, "arbiter/entrants_bulk.html", context, status=status)
+    return {
+        "text": text,
+        "lines": shown,
+        "bad": sum(1 for _, e in shown if e) + (1 if 0 in errors else 0),
+        "other_error": errors.get(0, ""),
+        "good": sum(1 for _, e in shown if not e),
+    }

@@ -98,36 +98,90 @@ def compute_standings(
     rounds_completed: int | None = None,
 ) -> list[StandingRow]:
     """Rows in standings order: score, the tie-breaks in order, rating, then name."""
+    _tiebreaks_check(tiebreaks=tiebreaks)
+    shown, by_player = _results_index(results=results)
+    last_round = max((rnd for rr in by_player.values() for rnd in rr), default=0)
+    n_rounds = rounds_completed if rounds_completed is not None else last_round
+    ids = [e.id for e in entrants]
+    score = _scores(ids=ids, by_player=by_player, n_rounds=n_rounds)
+    want_buchholz = bool(set(tiebreaks) & {"buchholz", "buchholz_cut1", "median_buchholz"})
+    values = _tiebreaks_compute(
+        ids=ids, by_player=by_player, score=score, n_rounds=n_rounds, want_buchholz=want_buchholz
+    )
+    entrant_of = {e.id: e for e in entrants}
+    order = _standings_order(
+        ids=ids,
+        score=score,
+        values=values,
+        tiebreaks=tiebreaks,
+        entrant_of=entrant_of,
+        by_player=by_player,
+        n_rounds=n_rounds,
+    )
+    return [
+        StandingRow(
+            rank=i,
+            entrant=entrant_of[pid],
+            score=score[pid],
+            tiebreaks=MappingProxyType({tb: values[pid][tb] for tb in tiebreaks}),
+            rounds=MappingProxyType(shown[pid]),
+        )
+        for i, pid in enumerate(order, start=1)
+    ]
+
+
+def _tiebreaks_check(*, tiebreaks: Sequence[str]) -> None:
+    """Refuse a tie-break the standings do not know."""
     for tb in tiebreaks:
         if tb not in TIEBREAKS:
             raise ValueError(f"unknown tie-break {tb!r}")
+
+
+def _results_index(
+    *, results: Iterable[RoundResult]
+) -> tuple[dict[int, dict[int, RoundResult]], dict[int, dict[int, RoundResult]]]:
+    """Each player's rounds by number: all those shown, and those that count (the same
+    mapping unless some round is kept on record but not counted)."""
     shown: dict[int, dict[int, RoundResult]] = defaultdict(dict)
     uncounted = False
     for r in results:
         shown[r.player][r.round] = r
         if not r.counted:
             uncounted = True
-    by_player = shown
-    if uncounted:
-        by_player = defaultdict(dict)
-        for pid, rounds in shown.items():
-            by_player[pid] = {rnd: r for rnd, r in rounds.items() if r.counted}
-    last_round = max((rnd for rr in by_player.values() for rnd in rr), default=0)
-    n_rounds = rounds_completed if rounds_completed is not None else last_round
-    ids = [e.id for e in entrants]
-    score = {
+    if not uncounted:
+        return shown, shown
+    by_player: dict[int, dict[int, RoundResult]] = defaultdict(dict)
+    for pid, rounds in shown.items():
+        by_player[pid] = {rnd: r for rnd, r in rounds.items() if r.counted}
+    return shown, by_player
+
+
+def _scores(
+    *, ids: list[int], by_player: dict[int, dict[int, RoundResult]], n_rounds: int
+) -> dict[int, float]:
+    """Each player's score: the points of their counted rounds up to `n_rounds`."""
+    return {
         pid: _round_half(sum(r.points for r in by_player[pid].values() if r.round <= n_rounds))
         for pid in ids
     }
-    values: dict[int, dict[str, float]] = {pid: {} for pid in ids}
-    needs = set(tiebreaks)
-    want_buchholz = bool(needs & {"buchholz", "buchholz_cut1", "median_buchholz"})
+
+
+def _tiebreaks_compute(
+    *,
+    ids: list[int],
+    by_player: dict[int, dict[int, RoundResult]],
+    score: dict[int, float],
+    n_rounds: int,
+    want_buchholz: bool,
+) -> dict[int, dict[str, float]]:
+    """Every player's tie-breaks but the direct encounter, in one pass over each player's
+    rounds (a round without an opponent counts one as strong as the player)."""
     # Sonneborn-Berger adds half a point per round to each opponent's score, so that a
     # draw's −½ never makes beating a player worth less than nothing (tournaments.md).
     shift = 0.5 * n_rounds
     koya_bar = 0.5 * n_rounds
     win, played, weight = Outcome.WIN, _PLAYED, WEIGHT
-    # One pass over each player's rounds computes every tie-break.
+    values: dict[int, dict[str, float]] = {}
     for pid in ids:
         rounds = by_player[pid]
         own = score[pid]
@@ -153,7 +207,7 @@ def compute_standings(
                 wins += 1
             running += r.points
             progressive += running
-        v = values[pid]
+        values[pid] = v = {}
         if want_buchholz:
             contributions.sort()
             v["buchholz"] = _round_half(sum(contributions))
@@ -163,21 +217,26 @@ def compute_standings(
         v["wins"] = float(wins)
         v["progressive"] = _round_half(progressive)
         v["koya"] = _round_half(koya)
-    entrant_of = {e.id: e for e in entrants}
+    return values
+
+
+def _standings_order(
+    *,
+    ids: list[int],
+    score: dict[int, float],
+    values: dict[int, dict[str, float]],
+    tiebreaks: Sequence[str],
+    entrant_of: dict[int, Entrant],
+    by_player: dict[int, dict[int, RoundResult]],
+    n_rounds: int,
+) -> list[int]:
+    """The players' ids in standings order. The direct encounter is among players tied on
+    everything before it, so it is computed (into `values`) from a first order without it."""
     order = sorted(ids, key=lambda pid: _key(pid, score, values, tiebreaks, entrant_of, "pre"))
-    if "direct_encounter" in needs:
+    if "direct_encounter" in tiebreaks:
         _direct_encounter(order, score, values, tiebreaks, by_player, n_rounds)
         order = sorted(ids, key=lambda pid: _key(pid, score, values, tiebreaks, entrant_of, "all"))
-    return [
-        StandingRow(
-            rank=i,
-            entrant=entrant_of[pid],
-            score=score[pid],
-            tiebreaks=MappingProxyType({tb: values[pid][tb] for tb in tiebreaks}),
-            rounds=MappingProxyType(shown[pid]),
-        )
-        for i, pid in enumerate(order, start=1)
-    ]
+    return order
 
 
 def _key(

@@ -235,23 +235,35 @@ def _points_text(points: float | None) -> str:
 def write_trf(t: TrfTournament, *, shift: bool = False, bye_points: float = 1.0) -> str:
     """The TRF text. With `shift`, points are raised by ½ per round played so far, and the
     BB? lines say so (BBU with the tournament's `bye_points`)."""
-    lines = [f"012 {t.name}"]
-    if t.city:
-        lines.append(f"022 {t.city}")
-    if t.federation:
-        lines.append(f"032 {t.federation}")
-    if t.start_date:
-        lines.append(f"042 {t.start_date}")
-    if t.end_date:
-        lines.append(f"052 {t.end_date}")
-    lines.append(f"062 {len(t.players)}")
-    lines.append(f"072 {sum(1 for p in t.players if p.rating)}")
-    if t.tournament_type:
-        lines.append(f"092 {t.tournament_type}")
-    if t.chief_arbiter:
-        lines.append(f"102 {t.chief_arbiter}")
-    lines.append(f"XXR {t.rounds}")
-    lines.extend(t.extra)
+    lines = _header_lines(t=t)
+    lines.extend(_settings_lines(t=t, shift=shift, bye_points=bye_points))
+    raise_by = 0.5 * rounds_played(t) if shift else None
+    columns = max((g.round for p in t.players for g in p.games), default=0)
+    for p in sorted(t.players, key=lambda p: p.start_rank):
+        lines.append(_player_line(p=p, raise_by=raise_by, columns=columns))
+    return "\n".join(lines) + "\n"
+
+
+def _header_lines(*, t: TrfTournament) -> list[str]:
+    """The tournament's header records, those it leaves blank left out."""
+    records = (
+        ("012", t.name),
+        ("022", t.city),
+        ("032", t.federation),
+        ("042", t.start_date),
+        ("052", t.end_date),
+        ("062", str(len(t.players))),
+        ("072", str(sum(1 for p in t.players if p.rating))),
+        ("092", t.tournament_type),
+        ("102", t.chief_arbiter),
+    )
+    # The name and the counts are always written.
+    return [f"{code} {text}" for code, text in records if text or code in ("012", "062", "072")]
+
+
+def _settings_lines(*, t: TrfTournament, shift: bool, bye_points: float) -> list[str]:
+    """XXR, the records kept as read, XXP, XXZ and, when shifted, the BB? lines."""
+    lines = [f"XXR {t.rounds}", *t.extra]
     lines.extend(f"XXP {a} {b}" for a, b in sorted(t.forbidden))
     out = sorted(t.withdrawn)
     # Long lists are split over several lines, as JaVaFo writes them.
@@ -259,29 +271,32 @@ def write_trf(t: TrfTournament, *, shift: bool = False, bye_points: float = 1.0)
     if shift:
         lines.extend(SHIFT_LINES[:-1])
         lines.append(f"BBU {bye_points + 0.5:4.1f}")
-    played = rounds_played(t)
-    columns = max((g.round for p in t.players for g in p.games), default=0)
-    for p in sorted(t.players, key=lambda p: p.start_rank):
-        points = p.points
-        if points is not None and shift:
-            points += 0.5 * played
-        head = (
-            f"001 {p.start_rank:>4} {p.sex[:1]:1}{p.title[:3]:>3} {p.name[:33]:<33} "
-            f"{p.rating or '':>4} {p.federation[:3]:>3} {p.fide_id[:11]:>11} {p.birth[:10]:>10}"
-        )
-        head += f"{_points_text(points):>5} {p.rank or '':>4}"
-        assert len(head) == 89
-        blocks = []
-        by_round = {g.round: g for g in p.games}
-        for rnd in range(1, columns + 1):
-            g = by_round.get(rnd)
-            if g is None:
-                blocks.append("          ")
-            else:
-                opp = f"{g.opponent:>4}" if g.opponent else "0000"
-                blocks.append(f"  {opp} {g.colour} {g.code or ' '}")
-        lines.append((head + "".join(blocks)).rstrip())
-    return "\n".join(lines) + "\n"
+    return lines
+
+
+def _player_line(*, p: TrfPlayer, raise_by: float | None, columns: int) -> str:
+    """A player's 001 line: the fixed columns (points raised by `raise_by` when shifted), then
+    one block per round up to `columns` (blank where they have no entry), trailing blanks cut."""
+    points = p.points
+    if points is not None and raise_by is not None:
+        points += raise_by
+    head = (
+        f"001 {p.start_rank:>4} {p.sex[:1]:1}{p.title[:3]:>3} {p.name[:33]:<33} "
+        f"{p.rating or '':>4} {p.federation[:3]:>3} {p.fide_id[:11]:>11} {p.birth[:10]:>10}"
+    )
+    head += f"{_points_text(points):>5} {p.rank or '':>4}"
+    assert len(head) == 89
+    by_round = {g.round: g for g in p.games}
+    blocks = [_game_block(g=by_round.get(rnd)) for rnd in range(1, columns + 1)]
+    return (head + "".join(blocks)).rstrip()
+
+
+def _game_block(*, g: TrfGame | None) -> str:
+    """One round's `  oooo c r` block, ten blanks for no entry."""
+    if g is None:
+        return "          "
+    opp = f"{g.opponent:>4}" if g.opponent else "0000"
+    return f"  {opp} {g.colour} {g.code or ' '}"
 
 
 def _int(text: str, number: int, what: str) -> int:
@@ -306,61 +321,103 @@ def _characters_check(line: str, number: int) -> None:
             raise TrfError(f"line {number}: control character U+{ord(ch):04X} in column {column}")
 
 
+# The header records read as text, by the TrfTournament field each fills.
+_HEADERS = {"012": "name", "022": "city", "032": "federation", "042": "start_date"}
+_HEADERS.update({"052": "end_date", "092": "tournament_type", "102": "chief_arbiter"})
+# The records a read checks (the settings of pairing engines and scoring).
+_SETTINGS = frozenset({"XXR", "XXP", "XXZ", "XXS", *_BB})
+
+
+@dataclass(slots=True)
+class _Reading:
+    """A read under way: the tournament so far, each start rank's line, and the XXP pairs
+    and XXZ ranks with their lines (checked against the players once all are read)."""
+
+    t: TrfTournament = field(default_factory=TrfTournament)
+    seen_ranks: dict[int, int] = field(default_factory=dict)
+    pairs: list[tuple[int, int, int]] = field(default_factory=list)
+    out: list[tuple[int, int]] = field(default_factory=list)
+
+
 def read_trf(text: str) -> TrfTournament:
     """Read a TRF file; TrfError names the line at fault."""
-    t = TrfTournament()
+    reading = _Reading()
     text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
-    seen_ranks: dict[int, int] = {}
-    pairs: list[tuple[int, int, int]] = []
-    out: list[tuple[int, int]] = []
-    headers = {"012": "name", "022": "city", "032": "federation", "042": "start_date"}
-    headers.update({"052": "end_date", "092": "tournament_type", "102": "chief_arbiter"})
     for number, line in enumerate(text.split("\n"), start=1):
         _characters_check(line, number)
-        if not line.strip():
-            continue
-        code = line[:3]
-        value = line[4:].strip()
-        t.lines[code] = number
-        if code == "001":
-            player = _read_player(line, number)
-            if player.start_rank in seen_ranks:
-                raise TrfError(f"line {number}: start rank {player.start_rank} appears twice")
-            seen_ranks[player.start_rank] = number
-            t.players.append(player)
-        elif code in headers:
-            if code in ("042", "052"):
-                try:
-                    trf_date(value)
-                except TrfError as exc:
-                    raise TrfError(f"line {number}: {exc}") from None
-            setattr(t, headers[code], value)
-        elif code == "XXR":
-            t.rounds = _int(value, number, "XXR (the number of rounds)")
-        elif code == "XXP":
-            ranks = _ints(value, number, "XXP start rank")
-            if len(ranks) != 2 or ranks[0] == ranks[1]:
-                raise TrfError(f"line {number}: XXP needs two different start ranks")
-            pairs.append((min(ranks), max(ranks), number))
-        elif code == "XXZ":
-            out += [(rank, number) for rank in _ints(value, number, "XXZ start rank")]
-        elif code == "XXS":
-            _read_xxs(value, number, t.scoring)
-        elif code in _BB:
-            for name in _BB[code]:
-                t.scoring[name] = _number(value, number, code)
-        elif code.startswith("BB"):
-            continue  # other engines' settings: nothing here depends on them
-        elif code in ("062", "072", "082"):
-            continue  # counts, derived again from the players when writing
-        elif len(code) == 3 and code.isascii() and code.isalnum():
-            t.extra.append(line)
-        else:
-            raise TrfError(f"line {number}: unknown record {code!r}")
+        if line.strip():
+            _line_read(reading=reading, line=line, number=number)
+    return _reading_finish(reading=reading)
+
+
+def _line_read(*, reading: _Reading, line: str, number: int) -> None:
+    """Read one non-blank line into `reading`, by its record code."""
+    t = reading.t
+    code = line[:3]
+    value = line[4:].strip()
+    t.lines[code] = number
+    if code == "001":
+        _player_add(reading=reading, player=_read_player(line, number), number=number)
+    elif code in _HEADERS:
+        _header_read(t=t, code=code, value=value, number=number)
+    elif code in _SETTINGS:
+        _setting_read(reading=reading, code=code, value=value, number=number)
+    elif code.startswith("BB"):
+        return  # other engines' settings: nothing here depends on them
+    elif code in ("062", "072", "082"):
+        return  # counts, derived again from the players when writing
+    elif len(code) == 3 and code.isascii() and code.isalnum():
+        t.extra.append(line)
+    else:
+        raise TrfError(f"line {number}: unknown record {code!r}")
+
+
+def _player_add(*, reading: _Reading, player: TrfPlayer, number: int) -> None:
+    """Add a player line's player, refusing a start rank read before."""
+    if player.start_rank in reading.seen_ranks:
+        raise TrfError(f"line {number}: start rank {player.start_rank} appears twice")
+    reading.seen_ranks[player.start_rank] = number
+    reading.t.players.append(player)
+
+
+def _header_read(*, t: TrfTournament, code: str, value: str, number: int) -> None:
+    """A header record's text into its field; the dates must be dates."""
+    if code in ("042", "052"):
+        try:
+            trf_date(value)
+        except TrfError as exc:
+            raise TrfError(f"line {number}: {exc}") from None
+    setattr(t, _HEADERS[code], value)
+
+
+def _setting_read(*, reading: _Reading, code: str, value: str, number: int) -> None:
+    """An XXR, XXP, XXZ, XXS or declared-points (BB?) record into `reading`."""
+    t = reading.t
+    if code == "XXR":
+        t.rounds = _int(value, number, "XXR (the number of rounds)")
+    elif code == "XXP":
+        ranks = _ints(value, number, "XXP start rank")
+        if len(ranks) != 2 or ranks[0] == ranks[1]:
+            raise TrfError(f"line {number}: XXP needs two different start ranks")
+        reading.pairs.append((min(ranks), max(ranks), number))
+    elif code == "XXZ":
+        reading.out += [(rank, number) for rank in _ints(value, number, "XXZ start rank")]
+    elif code == "XXS":
+        _read_xxs(value, number, t.scoring)
+    else:
+        for name in _BB[code]:
+            t.scoring[name] = _number(value, number, code)
+
+
+def _reading_finish(*, reading: _Reading) -> TrfTournament:
+    """The tournament once every line is read: the XXP and XXZ ranks name players, the dates
+    and the pairings agree, and the rounds count at least those played."""
+    t = reading.t
     if not t.players:
         raise TrfError("no player lines (001) in the file")
+    pairs, out = reading.pairs, reading.out
     for rank, number in [(a, n) for a, _, n in pairs] + [(b, n) for _, b, n in pairs] + out:
-        if rank not in seen_ranks:
+        if rank not in reading.seen_ranks:
             raise TrfError(f"line {number}: no player has start rank {rank}")
     t.forbidden = sorted({(a, b) for a, b, _ in pairs})
     t.withdrawn = sorted({rank for rank, _ in out})
@@ -457,6 +514,20 @@ def _pairings_check(t: TrfTournament) -> None:
     players = sorted(t.players, key=lambda p: p.start_rank)
     entry = {p.start_rank: {g.round: g for g in p.games} for p in players}
     line = {p.start_rank: p.line for p in players}
+    _opponents_known_check(players=players, entry=entry)
+    played = rounds_played(t)
+    for rnd in range(1, played + 1):
+        if not _round_pairs_check(players=players, entry=entry, line=line, rnd=rnd):
+            raise TrfError(
+                f"round {rnd}: no game and no bye in the whole round (lines "
+                f"{players[0].line}-{players[-1].line}), though round {played} has some"
+            )
+
+
+def _opponents_known_check(
+    *, players: list[TrfPlayer], entry: dict[int, dict[int, TrfGame]]
+) -> None:
+    """Every opponent named is a player of the file."""
     for p in players:
         for g in p.games:
             if g.opponent is not None and g.opponent not in entry:
@@ -464,35 +535,44 @@ def _pairings_check(t: TrfTournament) -> None:
                     f"line {p.line}: player {p.start_rank} meets unknown start rank "
                     f"{g.opponent} in round {g.round}"
                 )
-    played = rounds_played(t)
-    for rnd in range(1, played + 1):
-        busy = False
-        for p in players:
-            mine = entry[p.start_rank].get(rnd)
-            if mine is None or mine.absent:
-                continue
-            busy = True
-            if mine.opponent is None:
-                continue
-            other = entry[mine.opponent].get(rnd)
-            where = f"line {p.line}: round {rnd}: {p.start_rank}"
-            if other is None or other.opponent != p.start_rank:
-                raise TrfError(f"{where} meets {mine.opponent}, who does not meet them")
-            if mine.opponent < p.start_rank:
-                continue  # checked from the other side already
+
+
+def _round_pairs_check(
+    *,
+    players: list[TrfPlayer],
+    entry: dict[int, dict[int, TrfGame]],
+    line: dict[int, int],
+    rnd: int,
+) -> bool:
+    """Check each game of round `rnd` from both sides (`line`: each start rank's line);
+    whether anyone played or had a bye in it."""
+    busy = False
+    for p in players:
+        mine = entry[p.start_rank].get(rnd)
+        if mine is None or mine.absent:
+            continue
+        busy = True
+        if mine.opponent is None:
+            continue
+        other = entry[mine.opponent].get(rnd)
+        where = f"line {p.line}: round {rnd}: {p.start_rank}"
+        if other is None or other.opponent != p.start_rank:
+            raise TrfError(f"{where} meets {mine.opponent}, who does not meet them")
+        if mine.opponent >= p.start_rank:  # else checked from the other side already
             pair = f"{where} and {mine.opponent} (line {line[mine.opponent]})"
-            if (_KIND[mine.code], _KIND[other.code]) not in _AGREE:
-                both = _KIND[mine.code] if _KIND[mine.code] == _KIND[other.code] else ""
-                claim = f"both claim a {both}" if "win" in both else ""
-                raise TrfError(
-                    f"{pair}: {claim or 'contradictory results'} "
-                    f"({mine.code or 'blank'} and {other.code or 'blank'})"
-                )
-            if mine.colour == other.colour != "-":
-                which = "first (w)" if mine.colour == "w" else "second (b)"
-                raise TrfError(f"{pair}: contradictory colours, both placed {which}")
-        if not busy:
-            raise TrfError(
-                f"round {rnd}: no game and no bye in the whole round (lines "
-                f"{players[0].line}-{players[-1].line}), though round {played} has some"
-            )
+            _game_agree_check(pair=pair, mine=mine, other=other)
+    return busy
+
+
+def _game_agree_check(*, pair: str, mine: TrfGame, other: TrfGame) -> None:
+    """The two sides of one game give results and placements that agree."""
+    if (_KIND[mine.code], _KIND[other.code]) not in _AGREE:
+        both = _KIND[mine.code] if _KIND[mine.code] == _KIND[other.code] else ""
+        claim = f"both claim a {both}" if "win" in both else ""
+        raise TrfError(
+            f"{pair}: {claim or 'contradictory results'} "
+            f"({mine.code or 'blank'} and {other.code or 'blank'})"
+        )
+    if mine.colour == other.colour != "-":
+        which = "first (w)" if mine.colour == "w" else "second (b)"
+        raise TrfError(f"{pair}: contradictory colours, both placed {which}")

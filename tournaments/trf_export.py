@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import date
 
 from django.utils import translation
@@ -49,7 +50,52 @@ def tournament_trf(*, tournament: Tournament, shift: bool = False) -> str:
     for i, reg in enumerate(regs, start=1):
         rank_of[reg.player_id] = reg.start_rank or i
     rows = {row.entrant.id: row for row in standings_compute(tournament=tournament)}
-    # Every stored game's seats, pending ones too: the standings leave those out.
+    seats, free, played = _seats_read(tournament=tournament)
+    players = []
+    for reg in regs:
+        row = rows.get(reg.player_id)
+        entries = _player_entries(
+            reg=reg,
+            shown=row.rounds if row is not None else {},
+            seats=seats,
+            free=free,
+            played=played,
+            rank_of=rank_of,
+        )
+        players.append(
+            TrfPlayer(
+                start_rank=rank_of[reg.player_id],
+                name=reg.player.name,
+                rating=reg.rating,
+                federation=reg.player.federation,
+                points=row.score if row else 0.0,
+                rank=row.rank if row else 0,
+                games=entries,
+            )
+        )
+    forbidden = _forbidden_ranks(tournament=tournament, rank_of=rank_of)
+    with translation.override("en"):
+        system = str(tournament.get_pairing_system_display())
+    trf = TrfTournament(
+        name=tournament.name,
+        city=tournament.venue,
+        start_date=_date(tournament.start_date),
+        end_date=_date(tournament.end_date),
+        rounds=max(tournament.rounds_planned, played),
+        tournament_type=system,
+        players=players,
+        forbidden=forbidden,
+        withdrawn=[rank_of[r.player_id] for r in regs if r.status != Registration.Status.ACTIVE],
+    )
+    return write_trf(trf, shift=shift, bye_points=float(tournament.bye_points))
+
+
+def _seats_read(
+    *, tournament: Tournament
+) -> tuple[dict[tuple[int, int], tuple[int, bool]], set[tuple[int, int]], int]:
+    """Every stored game's seats, pending ones too (the standings leave those out), by
+    (player, round): the opponent and whether the player places first; the (player, round)
+    of a round robin's free rounds; and the last round with a game."""
     seats: dict[tuple[int, int], tuple[int, bool]] = {}
     free: set[tuple[int, int]] = set()
     numbers = set()
@@ -65,50 +111,40 @@ def tournament_trf(*, tournament: Tournament, shift: bool = False) -> str:
             seats[(second, number)] = (first, False)
         elif kind == Game.Kind.FREE:
             free.add((first, number))
-    played = max(numbers, default=0)
-    players = []
-    for reg in regs:
-        row = rows.get(reg.player_id)
-        shown = row.rounds if row is not None else {}
-        entries = []
-        for rnd in range(1, played + 1):
-            key = (reg.player_id, rnd)
-            entry = _entry(rnd, shown.get(rnd), seats.get(key), reg, rank_of)
-            if key in free and (entry is None or entry.absent):
-                # The free round of an odd table played as "did not play": nothing, as Z.
-                entry = TrfGame(rnd, None, "-", "Z")
-            if entry is not None:
-                entries.append(entry)
-        players.append(
-            TrfPlayer(
-                start_rank=rank_of[reg.player_id],
-                name=reg.player.name,
-                rating=reg.rating,
-                federation=reg.player.federation,
-                points=row.score if row else 0.0,
-                rank=row.rank if row else 0,
-                games=entries,
-            )
-        )
+    return seats, free, max(numbers, default=0)
+
+
+def _player_entries(
+    *,
+    reg: Registration,
+    shown: Mapping[int, RoundResult],
+    seats: dict[tuple[int, int], tuple[int, bool]],
+    free: set[tuple[int, int]],
+    played: int,
+    rank_of: dict[int, int],
+) -> list[TrfGame]:
+    """One player's blocks of rounds 1..`played`, rounds without an entry left out."""
+    entries = []
+    for rnd in range(1, played + 1):
+        key = (reg.player_id, rnd)
+        entry = _entry(rnd, shown.get(rnd), seats.get(key), reg, rank_of)
+        if key in free and (entry is None or entry.absent):
+            # The free round of an odd table played as "did not play": nothing, as Z.
+            entry = TrfGame(rnd, None, "-", "Z")
+        if entry is not None:
+            entries.append(entry)
+    return entries
+
+
+def _forbidden_ranks(*, tournament: Tournament, rank_of: dict[int, int]) -> list[tuple[int, int]]:
+    """The tournament's forbidden pairs as start ranks, lower first (pairs of players no
+    longer registered left out)."""
     pairs = ForbiddenPair.objects.filter(tournament=tournament).values_list("first", "second")
-    with translation.override("en"):
-        system = str(tournament.get_pairing_system_display())
-    trf = TrfTournament(
-        name=tournament.name,
-        city=tournament.venue,
-        start_date=_date(tournament.start_date),
-        end_date=_date(tournament.end_date),
-        rounds=max(tournament.rounds_planned, played),
-        tournament_type=system,
-        players=players,
-        forbidden=[
-            (min(rank_of[a], rank_of[b]), max(rank_of[a], rank_of[b]))
-            for a, b in pairs
-            if a in rank_of and b in rank_of
-        ],
-        withdrawn=[rank_of[r.player_id] for r in regs if r.status != Registration.Status.ACTIVE],
-    )
-    return write_trf(trf, shift=shift, bye_points=float(tournament.bye_points))
+    return [
+        (min(rank_of[a], rank_of[b]), max(rank_of[a], rank_of[b]))
+        for a, b in pairs
+        if a in rank_of and b in rank_of
+    ]
 
 
 def _entry(

@@ -87,12 +87,7 @@ def irregularity_declare(*, game: Game, kind: str, reason: str, user: Any) -> Ir
       the next version on (annulled_battle_replay)."""
     tournament = game.round.tournament
     role_require(user=user, tournament=tournament, role=Role.ARBITER)
-    if kind not in Irregularity.Kind.values:
-        raise ValidationError({"kind": gettext("unknown irregularity %(kind)r") % {"kind": kind}})
-    if kind == Irregularity.Kind.CORRECTION:
-        raise ValidationError({"text": gettext("a correction needs the corrected record")})
-    if not reason.strip():
-        raise ValidationError({"reason": gettext("say what happened")})
+    _irregularity_request_check(kind=kind, reason=reason)
     game = game_lock(game)
     if game.kind != Game.Kind.GAME:
         raise ValidationError({"game": gettext("a bye has no battle")})
@@ -101,20 +96,7 @@ def irregularity_declare(*, game: Game, kind: str, reason: str, user: Any) -> Ir
     new_sub = None
     annul = kind == Irregularity.Kind.DRAW and tournament.ruleset == RULESET
     if kind == Irregularity.Kind.RESTORE:
-        if latest is None or latest.status != RecordSubmission.Status.DONE:
-            raise ValidationError({"kind": gettext("no validated record to restore from")})
-        if latest.valid or not ply:
-            raise ValidationError(
-                {"kind": gettext("the latest record has no illegal ply to go back from")}
-            )
-        if ply < 2:
-            raise ValidationError(
-                {
-                    "kind": gettext(
-                        "no legal position precedes the first ply: declare a new battle (7.1)"
-                    )
-                }
-            )
+        ply = _restore_check(latest=latest, ply=ply)
         new_sub = submission_create(
             game=game,
             raw=_restored_record(latest, ply),
@@ -147,6 +129,44 @@ def irregularity_declare(*, game: Game, kind: str, reason: str, user: Any) -> Ir
             **replay,
         },
     )
+    _irregularity_result_set(game=game, kind=kind, annul=annul, user=user)
+    return irregularity
+
+
+def _irregularity_request_check(*, kind: str, reason: str) -> None:
+    """The ruling asked for is one of Art. 7's (a correction has its own service) and says
+    what happened."""
+    if kind not in Irregularity.Kind.values:
+        raise ValidationError({"kind": gettext("unknown irregularity %(kind)r") % {"kind": kind}})
+    if kind == Irregularity.Kind.CORRECTION:
+        raise ValidationError({"text": gettext("a correction needs the corrected record")})
+    if not reason.strip():
+        raise ValidationError({"reason": gettext("say what happened")})
+
+
+def _restore_check(*, latest: RecordSubmission | None, ply: int | None) -> int:
+    """The ply to restore before (7.3): the latest record's first illegal one, which a
+    legal position precedes; refused when there is no validated record with one."""
+    if latest is None or latest.status != RecordSubmission.Status.DONE:
+        raise ValidationError({"kind": gettext("no validated record to restore from")})
+    if latest.valid or not ply:
+        raise ValidationError(
+            {"kind": gettext("the latest record has no illegal ply to go back from")}
+        )
+    if ply < 2:
+        raise ValidationError(
+            {
+                "kind": gettext(
+                    "no legal position precedes the first ply: declare a new battle (7.1)"
+                )
+            }
+        )
+    return ply
+
+
+def _irregularity_result_set(*, game: Game, kind: str, annul: bool, user: Any) -> None:
+    """The result the ruling leaves: a drawn battle drawn; otherwise (a new battle, a
+    restored one, one annulled under the Italian rules) none yet."""
     if annul:
         if game.result:
             game_result_set(game=game, result=Game.Result.PENDING, user=user)
@@ -154,7 +174,6 @@ def irregularity_declare(*, game: Game, kind: str, reason: str, user: Any) -> Ir
         game_result_set(game=game, result=Game.Result.DRAW, user=user)
     elif game.result:
         game_result_set(game=game, result=Game.Result.PENDING, user=user)
-    return irregularity
 
 
 def annulled_battle_replay(*, game: Game, latest: RecordSubmission | None) -> dict[str, Any]:

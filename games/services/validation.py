@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -99,33 +99,52 @@ def submissions_claim(*, submission_ids: list[int]) -> tuple[list[RecordSubmissi
         now = timezone.now()
         open_ = [s for s in subs if s.status in (Status.QUEUED, Status.VALIDATING)]
         todo = [s for s in open_ if s.attempts < _max_attempts()]
-        # On its last attempt and freshly claimed, another worker is at it still.
-        stale = now - timedelta(seconds=settings.KZ_REQUEUE_AFTER)
-        spent = [
-            s
-            for s in open_
-            if s.attempts >= _max_attempts()
-            and (s.status == Status.QUEUED or (s.claimed_at or s.queued_at or now) <= stale)
-        ]
-        queued = [s.pk for s in todo if s.status == Status.QUEUED]
-        RecordSubmission.objects.filter(pk__in=queued).update(generation=F("generation") + 1)
-        RecordSubmission.objects.filter(pk__in=[s.pk for s in todo]).update(
-            status=Status.VALIDATING, attempts=F("attempts") + 1, claimed_at=now
-        )
-        for sub in todo:
-            sub.generation += sub.pk in queued
-            sub.attempts += 1
-            sub.status, sub.claimed_at = Status.VALIDATING, now
+        spent = _attempts_spent(submissions=open_, now=now)
+        _todo_claim(todo=todo, now=now)
         for sub in spent:
             _fail(sub, STOPPED.format(n=sub.attempts))
-        games = {sub.game_id: sub.game for sub in todo if sub.game is not None}
-        adjustments = clock_adjustments_of(games=list(games.values()))
-        expected = {pk: game_rules_expected(game=game) for pk, game in games.items()}
-    claims = [
-        Claim(s, s.generation, adjustments.get(s.game_id or 0, ()), expected.get(s.game_id or 0))
-        for s in todo
+        return subs, _claims_read(submissions=todo)
+
+
+def _attempts_spent(
+    *, submissions: list[RecordSubmission], now: datetime
+) -> list[RecordSubmission]:
+    """The open records claimed KZ_VALIDATION_MAX_ATTEMPTS times already: queued, or whose
+    last claim is stale (on its last attempt and freshly claimed, another worker is at it
+    still)."""
+    stale = now - timedelta(seconds=settings.KZ_REQUEUE_AFTER)
+    return [
+        s
+        for s in submissions
+        if s.attempts >= _max_attempts()
+        and (s.status == Status.QUEUED or (s.claimed_at or s.queued_at or now) <= stale)
     ]
-    return subs, claims
+
+
+def _todo_claim(*, todo: list[RecordSubmission], now: datetime) -> None:
+    """Mark the records validating, one more attempt, claimed `now`, in two statements and
+    on the objects; those from the queue start a new generation."""
+    queued = [s.pk for s in todo if s.status == Status.QUEUED]
+    RecordSubmission.objects.filter(pk__in=queued).update(generation=F("generation") + 1)
+    RecordSubmission.objects.filter(pk__in=[s.pk for s in todo]).update(
+        status=Status.VALIDATING, attempts=F("attempts") + 1, claimed_at=now
+    )
+    for sub in todo:
+        sub.generation += sub.pk in queued
+        sub.attempts += 1
+        sub.status, sub.claimed_at = Status.VALIDATING, now
+
+
+def _claims_read(*, submissions: list[RecordSubmission]) -> list[Claim]:
+    """The claims of the records, with their games' clock adjustments and rules read in one
+    go."""
+    games = {sub.game_id: sub.game for sub in submissions if sub.game is not None}
+    adjustments = clock_adjustments_of(games=list(games.values()))
+    expected = {pk: game_rules_expected(game=game) for pk, game in games.items()}
+    return [
+        Claim(s, s.generation, adjustments.get(s.game_id or 0, ()), expected.get(s.game_id or 0))
+        for s in submissions
+    ]
 
 
 def _fail(sub: RecordSubmission, reason: str) -> None:

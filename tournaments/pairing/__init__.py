@@ -3,6 +3,7 @@ the recorded spindle casts. No ORM here: services hand in players and store the 
 
 from tournaments.pairing.base import Pairing, PairingPlayer, RoundPairing
 from tournaments.pairing.berger import berger_round, berger_table
+from tournaments.pairing.check import pairing_check
 from tournaments.pairing.knockout import knockout_bracket, knockout_next_round, seeding_order
 from tournaments.pairing.spindle import (
     PLACEMENT_CAST,
@@ -14,7 +15,7 @@ from tournaments.pairing.spindle import (
     spindle_seed_new,
     spindle_summary,
 )
-from tournaments.pairing.swiss import pair_swiss, pairing_check
+from tournaments.pairing.swiss import pair_swiss
 
 __all__ = [
     "PLACEMENT_CAST",

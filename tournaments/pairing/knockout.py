@@ -67,30 +67,47 @@ def knockout_next_round(
         if b is None:
             winners.append(a)
             continue
-        results = []
-        for first, second, outcome in played:
-            if {first, second} != {a, b}:
-                continue
-            if not outcome:
-                raise ValueError(f"the game between {first} and {second} has no result yet")
-            if outcome == "draw":
-                results.append("draw")
-            else:
-                won = first if outcome == "first" else second
-                results.append("first" if won == a else "second")
-        decided = tie_winner(results)
+        decided = tie_winner(_tie_results(a=a, b=b, played=played))
         if decided is None and {a, b} <= eliminated:
             continue
         if decided is None:
-            last_first = next((f for f, s, _ in reversed(played) if {f, s} == {a, b}), a)
-            replays.append((b, a) if last_first == a else (a, b))
+            replays.append(_tie_replay(a=a, b=b, played=played))
         else:
             winners.append(a if decided == "first" else b)
     if replays:
         return "replay", replays
     if len(winners) == 1:
         return "done", [(winners[0], None)]
+    return "next", _stage_next(winners=winners, eliminated=eliminated)
+
+
+def _tie_results(*, a: int, b: int, played: list[tuple[int, int, str]]) -> list[str]:
+    """The tie's games as "first" (won by `a`), "second" (by `b`) or "draw"; a ValueError
+    names a game of it without a result yet."""
+    results = []
+    for first, second, outcome in played:
+        if {first, second} != {a, b}:
+            continue
+        if not outcome:
+            raise ValueError(f"the game between {first} and {second} has no result yet")
+        if outcome == "draw":
+            results.append("draw")
+        else:
+            won = first if outcome == "first" else second
+            results.append("first" if won == a else "second")
+    return results
+
+
+def _tie_replay(*, a: int, b: int, played: list[tuple[int, int, str]]) -> Tie:
+    """The replay of an undecided tie: whoever placed first in its last game places second."""
+    last_first = next((f for f, s, _ in reversed(played) if {f, s} == {a, b}), a)
+    return (b, a) if last_first == a else (a, b)
+
+
+def _stage_next(*, winners: list[int], eliminated: frozenset[int]) -> list[Tie]:
+    """The next stage: winners of neighbouring ties meet (the odd one out goes on with a
+    bye), no tie with only eliminated players."""
     ties: list[Tie] = [(winners[i], winners[i + 1]) for i in range(0, len(winners) - 1, 2)]
     if len(winners) % 2:
         ties.append((winners[-1], None))
-    return "next", [tie for tie in ties if not set(tie) - {None} <= eliminated]
+    return [tie for tie in ties if not set(tie) - {None} <= eliminated]

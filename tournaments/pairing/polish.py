@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
+from dataclasses import dataclass
 from itertools import islice
 
 from tournaments.pairing.base import PairingPlayer
@@ -40,90 +41,174 @@ def pairs_polish(
     partners are of one kind are alike, so one of them is tried: the search stays small even in
     score groups of thousands. `score_reach(gain)` is how far apart in score a new pair may
     be while costing less than `gain`."""
+    cycles = _cycles_make(
+        pairs=pairs, cost=cost, ok=ok, kind=kind, score_reach=score_reach, length=length
+    )
+    for _ in range(passes):
+        if not _pass_make(cycles=cycles, cost=cost):
+            break
+    return _current(cycles.mate)
+
+
+@dataclass(slots=True)
+class _Cycles:
+    """A polish under way: who is paired with whom, players by their own kind then by their
+    partner's kind (insertion-ordered, as sets), the kinds by score, what a pair of each two
+    kinds costs, and how many more players the search may look at."""
+
+    mate: dict[int, PairingPlayer]
+    kinds: dict[int, Hashable]
+    index: dict[Hashable, dict[Hashable, dict[int, PairingPlayer]]]
+    by_score: dict[float, list[Hashable]]
+    scores: list[float]
+    table: dict[Hashable, dict[Hashable, int]]
+    ok: Allowed
+    score_reach: Callable[[int], float]
+    length: int
+    budget: int = _BUDGET
+
+
+def _cycles_make(
+    *,
+    pairs: list[Pair],
+    cost: Cost,
+    ok: Allowed,
+    kind: Kind,
+    score_reach: Callable[[int], float],
+    length: int,
+) -> _Cycles:
+    """The polish's state for `pairs`, every player entered in the index."""
     mate: dict[int, PairingPlayer] = {}
     for a, b in pairs:
         mate[a.id], mate[b.id] = b, a
     kinds: dict[int, Hashable] = {p.id: kind(p) for ab in pairs for p in ab}
-    # Players by their own kind, then by their partner's kind (insertion-ordered, as sets).
-    index: dict[Hashable, dict[Hashable, dict[int, PairingPlayer]]] = defaultdict(dict)
-
-    def enter(p: PairingPlayer) -> None:
-        index[kinds[p.id]].setdefault(kinds[mate[p.id].id], {})[p.id] = p
-
-    def leave(p: PairingPlayer) -> None:
-        del index[kinds[p.id]][kinds[mate[p.id].id]][p.id]
-
-    for a, b in pairs:
-        enter(a)
-        enter(b)
     by_score: dict[float, list[Hashable]] = defaultdict(list)
     sample = {kinds[p.id]: p for ab in pairs for p in ab}
     for k, p in sample.items():
         by_score[p.score].append(k)
-    scores = sorted(by_score)
-    # What a pair of each two kinds costs (a few hundred kinds even in a field of thousands).
-    table = {k: {j: cost(p, q) for j, q in sample.items()} for k, p in sample.items()}
+    cycles = _Cycles(
+        mate=mate,
+        kinds=kinds,
+        index=defaultdict(dict),
+        by_score=by_score,
+        scores=sorted(by_score),
+        # A few hundred kinds even in a field of thousands.
+        table={k: {j: cost(p, q) for j, q in sample.items()} for k, p in sample.items()},
+        ok=ok,
+        score_reach=score_reach,
+        length=length,
+    )
+    for a, b in pairs:
+        _enter(cycles=cycles, p=a)
+        _enter(cycles=cycles, p=b)
+    return cycles
 
-    budget = [_BUDGET]
 
-    def search(
-        x: PairingPlayer, close: PairingPlayer, gain: int, used: set[int], path: list[Pair]
-    ) -> list[Pair] | None:
-        row, kc = table[kinds[x.id]], kinds[close.id]
-        if path and row[kc] < gain and ok(x, close):
-            return [*path, (x, close)]
-        last = len(path) + 2 == length  # the partner freed next must close the cycle
-        if len(path) + 1 >= length or budget[0] <= 0:
-            return None
-        reach = score_reach(gain)
-        for s in scores:
-            if abs(s - x.score) > reach:
-                continue
-            for ky in by_score[s]:
-                base = gain - row[ky]
-                if base <= 0:
-                    continue
-                broken = table[ky]
-                for kz, ys in index[ky].items():
-                    if not ys:
-                        continue
-                    left = base + broken[kz]
-                    if last and table[kz][kc] >= left:
-                        continue
-                    for y in islice(ys.values(), _SCAN):
-                        budget[0] -= 1
-                        z = mate[y.id]
-                        if y.id in used or z.id in used or not ok(x, y):
-                            continue
-                        got = search(z, close, left, used | {y.id, z.id}, [*path, (x, y)])
-                        if got is not None:
-                            return got
-                        break  # others of this kind with partners of this kind are alike
-        return None
+def _enter(*, cycles: _Cycles, p: PairingPlayer) -> None:
+    kinds = cycles.kinds
+    cycles.index[kinds[p.id]].setdefault(kinds[cycles.mate[p.id].id], {})[p.id] = p
 
-    for _ in range(passes):
-        changed = False
-        start = sorted(((cost(a, b), a, b) for a, b in _current(mate)), key=lambda t: -t[0])
-        for c, a, b in start:
-            if c <= 0 or budget[0] <= 0:
-                break
-            if mate[a.id] is not b:
-                continue  # already re-paired by an earlier cycle
-            for x, close in ((a, b), (b, a)):
-                got = search(x, close, c, {a.id, b.id}, [])
-                if got is not None:
-                    moved = {p.id: p for ab in got for p in ab}
-                    for p in moved.values():
-                        leave(p)
-                    for p, q in got:
-                        mate[p.id], mate[q.id] = q, p
-                    for p in moved.values():
-                        enter(p)
-                    changed = True
-                    break
-        if not changed:
+
+def _leave(*, cycles: _Cycles, p: PairingPlayer) -> None:
+    kinds = cycles.kinds
+    del cycles.index[kinds[p.id]][kinds[cycles.mate[p.id].id]][p.id]
+
+
+def _pass_make(*, cycles: _Cycles, cost: Cost) -> bool:
+    """One pass over the pairs, costliest first, re-pairing around the first gaining cycle
+    found from either player of each; whether anything changed."""
+    changed = False
+    mate = cycles.mate
+    start = sorted(((cost(a, b), a, b) for a, b in _current(mate)), key=lambda t: -t[0])
+    for c, a, b in start:
+        if c <= 0 or cycles.budget <= 0:
             break
-    return _current(mate)
+        if mate[a.id] is not b:
+            continue  # already re-paired by an earlier cycle
+        for x, close in ((a, b), (b, a)):
+            got = _search(x=x, close=close, gain=c, used={a.id, b.id}, path=[], cycles=cycles)
+            if got is not None:
+                _cycle_apply(cycles=cycles, cycle=got)
+                changed = True
+                break
+    return changed
+
+
+def _cycle_apply(*, cycles: _Cycles, cycle: list[Pair]) -> None:
+    """Pair the players as the cycle says, keeping the index up to date."""
+    mate = cycles.mate
+    moved = {p.id: p for ab in cycle for p in ab}
+    for p in moved.values():
+        _leave(cycles=cycles, p=p)
+    for p, q in cycle:
+        mate[p.id], mate[q.id] = q, p
+    for p in moved.values():
+        _enter(cycles=cycles, p=p)
+
+
+def _search(
+    *,
+    x: PairingPlayer,
+    close: PairingPlayer,
+    gain: int,
+    used: set[int],
+    path: list[Pair],
+    cycles: _Cycles,
+) -> list[Pair] | None:
+    """A cycle from the freed player `x` back to `close` costing less than `gain` more than
+    the pairs it breaks, after the new pairs of `path`; None when there is none within the
+    cycle length and the budget."""
+    row, kc = cycles.table[cycles.kinds[x.id]], cycles.kinds[close.id]
+    if path and row[kc] < gain and cycles.ok(x, close):
+        return [*path, (x, close)]
+    last = len(path) + 2 == cycles.length  # the partner freed next must close the cycle
+    if len(path) + 1 >= cycles.length or cycles.budget <= 0:
+        return None
+    for y, z, left in _steps(x=x, kc=kc, gain=gain, used=used, last=last, cycles=cycles):
+        got = _search(
+            x=z,
+            close=close,
+            gain=left,
+            used=used | {y.id, z.id},
+            path=[*path, (x, y)],
+            cycles=cycles,
+        )
+        if got is not None:
+            return got
+    return None
+
+
+def _steps(
+    *, x: PairingPlayer, kc: Hashable, gain: int, used: set[int], last: bool, cycles: _Cycles
+) -> Iterator[tuple[PairingPlayer, PairingPlayer, int]]:
+    """The next steps of a cycle from `x` (whose cycle must close on a player of kind `kc`):
+    a new partner `y`, the partner `z` it frees and the gain left, one for each kind of `y`
+    within reach of `x`'s score and kind of `z` that still gains: the first `y` of those
+    kinds that `x` may meet, outside the cycle (each player looked at costs budget)."""
+    table, index, mate, ok = cycles.table, cycles.index, cycles.mate, cycles.ok
+    by_score, row = cycles.by_score, table[cycles.kinds[x.id]]
+    reach, x_score = cycles.score_reach(gain), x.score
+    for s in cycles.scores:
+        if abs(s - x_score) > reach:
+            continue
+        for ky in by_score[s]:
+            base = gain - row[ky]
+            if base <= 0:
+                continue
+            broken = table[ky]
+            for kz, ys in index[ky].items():
+                if not ys:
+                    continue
+                left = base + broken[kz]
+                if last and table[kz][kc] >= left:
+                    continue
+                for y in islice(ys.values(), _SCAN):
+                    cycles.budget -= 1
+                    z = mate[y.id]
+                    if y.id in used or z.id in used or not ok(x, y):
+                        continue
+                    yield y, z, left
+                    break  # others of this kind with partners of this kind are alike
 
 
 def _current(mate: dict[int, PairingPlayer]) -> list[Pair]:

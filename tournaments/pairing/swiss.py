@@ -10,13 +10,14 @@ two apart) and otherwise let the higher-ranked player place first. Scores may be
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from itertools import chain, groupby
 
 from rules.points import format_points
 from tournaments.pairing.augment import pairs_complete
 from tournaments.pairing.base import Pairing, PairingPlayer, RoundPairing
+from tournaments.pairing.check import pairing_check
 from tournaments.pairing.polish import pairs_polish
 
 # Called with (fraction done, what is being done) while a round is paired.
@@ -387,68 +388,125 @@ def pair_swiss(
     """Pair a round. `players` are those present (withdrawn and requested byes left out).
     With `accelerated` (the caller decides for which rounds), the top half by rank plays with
     one virtual point (Baku-style), so that top players meet each other sooner."""
-    field = list(players)
-    if accelerated:
-        half = len(field) // 2
-        field = [
-            _with_score(p, p.score + 1.0) if p.rank <= half else p
-            for p in sorted(field, key=lambda p: p.rank)
-        ]
-    real = {p.id: p for p in field}
-    result = RoundPairing()
-    candidates: list[PairingPlayer | None] = [None]
-    plain: PairingPlayer | None = None
-    if len(field) % 2:
-        lowest = sorted(field, key=lambda p: (p.score, -p.rank))
-        plain = next((p for p in lowest if not p.had_bye), None)
-        fresh = _bye_order([p for p in lowest if not p.had_bye], field, forbid_same_club, balanced)
-        candidates = [*fresh, *(p for p in lowest if p.had_bye)]
+    field = _accelerate(players=list(players)) if accelerated else list(players)
+    plain, candidates = _bye_candidates(
+        field=field, forbid_club=forbid_same_club, balanced=balanced
+    )
     for bye in candidates:
         rest = [p for p in field if bye is None or p.id != bye.id]
         got = _try_pair(rest, forbid_same_club, balanced, progress)
-        if got is None:
-            continue
-        pairs, notes, rules = got
-        chosen = bye
-        pairs, bye = _polish(pairs, rules, bye, field)
-        if bye is not None:
-            result.bye = bye.id
-            why = "lowest score group, lowest ranked player without a bye"
-            if plain is not None and bye.id != plain.id and bye.score == plain.score:
-                why = (
-                    "lowest score group; a bye to a lower-ranked player would leave the rest "
-                    "of the group unable to pair among itself"
-                )
-            if bye is not chosen:
-                why = (
-                    "lowest score group; with this bye the rest pair with the smallest score "
-                    "differences and the fewest denied placement preferences"
-                )
-            if bye.had_bye:
-                result.warnings.append(f"{bye.label} gets a second pairing-allocated bye")
-                why = "every player without a bye would leave the rest unpairable"
-            result.explanation.append(f"bye: {bye.label} ({format_points(bye.score)}): {why}")
-        scores = sorted({p.score for p in rest}, reverse=True)
-        for s in scores:
-            members = [p.id for p in rest if p.score == s]
-            result.explanation.append(f"score group {format_points(s)}: {len(members)} players")
-        # Who floats is said from the pairs as polished, not as the brackets first left them.
-        result.explanation.extend(n for n in notes if not n.endswith(_FLOATS))
-        for a, b in sorted(pairs, key=lambda ab: -max(ab[0].score, ab[1].score)):
-            if a.score != b.score:
-                hi, lo = (a, b) if a.score > b.score else (b, a)
-                result.explanation.append(
-                    f"{hi.label} ({format_points(hi.score)}){_FLOATS} to meet {lo.label} "
-                    f"({format_points(lo.score)})"
-                )
-        pairs.sort(key=lambda ab: (-max(ab[0].score, ab[1].score), min(ab[0].rank, ab[1].rank)))
-        result.pairings = [_order(real[a.id], real[b.id], balanced) for a, b in pairs]
-        result.warnings.extend(pairing_check(field, result.pairings, result.bye))
-        return result
+        if got is not None:
+            return _round_make(
+                got=got, field=field, rest=rest, chosen=bye, plain=plain, balanced=balanced
+            )
+    return _round_blocked(field=field, forbid_club=forbid_same_club)
+
+
+def _accelerate(*, players: list[PairingPlayer]) -> list[PairingPlayer]:
+    """The field by rank, its top half given one virtual point (Baku-style acceleration)."""
+    half = len(players) // 2
+    return [
+        _with_score(p, p.score + 1.0) if p.rank <= half else p
+        for p in sorted(players, key=lambda p: p.rank)
+    ]
+
+
+def _bye_candidates(
+    *, field: list[PairingPlayer], forbid_club: bool, balanced: bool
+) -> tuple[PairingPlayer | None, list[PairingPlayer | None]]:
+    """Who may get the bye, best first ([None] when the field is even), with the player the
+    plain rule names (lowest score group, lowest ranked without a bye) to explain a choice."""
+    if not len(field) % 2:
+        return None, [None]
+    lowest = sorted(field, key=lambda p: (p.score, -p.rank))
+    plain = next((p for p in lowest if not p.had_bye), None)
+    fresh = _bye_order([p for p in lowest if not p.had_bye], field, forbid_club, balanced)
+    return plain, [*fresh, *(p for p in lowest if p.had_bye)]
+
+
+def _round_make(
+    *,
+    got: tuple[Pairs, list[str], _Rules],
+    field: list[PairingPlayer],
+    rest: list[PairingPlayer],
+    chosen: PairingPlayer | None,
+    plain: PairingPlayer | None,
+    balanced: bool,
+) -> RoundPairing:
+    """The round from the pairs found with `chosen` out: polished, explained, ordered by who
+    places first, and checked against every rule."""
+    pairs, notes, rules = got
+    result = RoundPairing()
+    pairs, bye = _polish(pairs, rules, chosen, field)
+    if bye is not None:
+        _bye_explain(result=result, bye=bye, chosen=chosen, plain=plain)
+    result.explanation.extend(_groups_explain(players=rest))
+    # Who floats is said from the pairs as polished, not as the brackets first left them.
+    result.explanation.extend(n for n in notes if not n.endswith(_FLOATS))
+    result.explanation.extend(_floats_explain(pairs=pairs))
+    pairs.sort(key=lambda ab: (-max(ab[0].score, ab[1].score), min(ab[0].rank, ab[1].rank)))
+    real = {p.id: p for p in field}
+    result.pairings = [_order(real[a.id], real[b.id], balanced) for a, b in pairs]
+    result.warnings.extend(pairing_check(field, result.pairings, result.bye))
+    return result
+
+
+def _bye_explain(
+    *,
+    result: RoundPairing,
+    bye: PairingPlayer,
+    chosen: PairingPlayer | None,
+    plain: PairingPlayer | None,
+) -> None:
+    """Give `bye` the bye in `result`, saying why it went to them and not to the player the
+    plain rule names (and warning when it is their second)."""
+    result.bye = bye.id
+    why = "lowest score group, lowest ranked player without a bye"
+    if plain is not None and bye.id != plain.id and bye.score == plain.score:
+        why = (
+            "lowest score group; a bye to a lower-ranked player would leave the rest "
+            "of the group unable to pair among itself"
+        )
+    if bye is not chosen:
+        why = (
+            "lowest score group; with this bye the rest pair with the smallest score "
+            "differences and the fewest denied placement preferences"
+        )
+    if bye.had_bye:
+        result.warnings.append(f"{bye.label} gets a second pairing-allocated bye")
+        why = "every player without a bye would leave the rest unpairable"
+    result.explanation.append(f"bye: {bye.label} ({format_points(bye.score)}): {why}")
+
+
+def _groups_explain(*, players: list[PairingPlayer]) -> list[str]:
+    """One line per score group, highest first: its score and how many players it holds."""
+    lines = []
+    for s in sorted({p.score for p in players}, reverse=True):
+        members = [p.id for p in players if p.score == s]
+        lines.append(f"score group {format_points(s)}: {len(members)} players")
+    return lines
+
+
+def _floats_explain(*, pairs: Pairs) -> list[str]:
+    """One line per pair of two scores, highest first: who floats down to meet whom."""
+    lines = []
+    for a, b in sorted(pairs, key=lambda ab: -max(ab[0].score, ab[1].score)):
+        if a.score != b.score:
+            hi, lo = (a, b) if a.score > b.score else (b, a)
+            lines.append(
+                f"{hi.label} ({format_points(hi.score)}){_FLOATS} to meet {lo.label} "
+                f"({format_points(lo.score)})"
+            )
+    return lines
+
+
+def _round_blocked(*, field: list[PairingPlayer], forbid_club: bool) -> RoundPairing:
+    """A round without pairings, saying which hard rules leave no pairing possible."""
+    result = RoundPairing()
     bars = ["a rematch"]
     if any(p.forbidden for p in field):
         bars.append("a forbidden pair")
-    if forbid_same_club:
+    if forbid_club:
         bars.append("two players of one club")
     result.blocked = f"no pairing without {' or '.join(bars)} exists"
     result.warnings.append(result.blocked)
@@ -487,57 +545,3 @@ def _bye_order(
 
 def _with_score(p: PairingPlayer, score: float) -> PairingPlayer:
     return replace(p, score=score)
-
-
-def pairing_check(
-    players: Sequence[PairingPlayer],
-    pairings: Sequence[Pairing],
-    bye: int | None,
-    *,
-    forbid_same_club: bool = False,
-) -> list[str]:
-    """Every rule a (perhaps hand-edited) pairing breaks, as warnings for the arbiter."""
-    by_id = {p.id: p for p in players}
-
-    def label(pid: int) -> str:
-        return by_id[pid].label if pid in by_id else f"player id {pid}"
-
-    warnings = []
-    seen: dict[int, int] = {}
-    for pr in pairings:
-        for pid in (pr.first, pr.second):
-            seen[pid] = seen.get(pid, 0) + 1
-        a, b = by_id.get(pr.first), by_id.get(pr.second)
-        if a is None or b is None:
-            warnings.append(
-                f"pairing {label(pr.first)} – {label(pr.second)} names a player not in the round"
-            )
-            continue
-        if b.id in a.opponents:
-            warnings.append(f"{a.label} and {b.label} have met already")
-        if b.id in a.forbidden or a.id in b.forbidden:
-            warnings.append(f"{a.label} and {b.label} may not be paired")
-        if forbid_same_club and a.club and a.club == b.club:
-            warnings.append(f"{a.label} and {b.label} are both of {a.club}")
-        if a.placements[-2:] == ("F", "F"):
-            warnings.append(f"{a.label} would place first three times running")
-        if b.placements[-2:] == ("S", "S"):
-            warnings.append(f"{b.label} would place second three times running")
-        if a.balance + 1 > 2:
-            warnings.append(f"{a.label} would have placed first {a.balance + 1} more times")
-        if b.balance - 1 < -2:
-            warnings.append(f"{b.label} would have placed second {1 - b.balance} more times")
-    if bye is not None:
-        seen[bye] = seen.get(bye, 0) + 1
-        p = by_id.get(bye)
-        if p is not None and p.had_bye:
-            warnings.append(f"{label(bye)} has had a pairing-allocated bye already")
-        eligible = [q.score for q in players if not q.had_bye]
-        if p is not None and eligible and p.score > min(eligible):
-            warnings.append(f"the bye should go to the lowest score group, not to {label(bye)}")
-    for pid in by_id:
-        if seen.get(pid, 0) == 0:
-            warnings.append(f"{label(pid)} is not paired")
-        elif seen[pid] > 1:
-            warnings.append(f"{label(pid)} is paired {seen[pid]} times")
-    return warnings
