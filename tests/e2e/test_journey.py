@@ -86,8 +86,11 @@ def no_sideways_scroll(page) -> None:
     assert width <= window, (page.url, width, window)
 
 
-def test_an_event_from_creation_to_export(live_server, chromium, arbiter_user, worker):
+def test_an_event_from_creation_to_export(live_server, chromium, arbiter_user, worker, settings):
     base = live_server.url
+    # Mail links go to the site's own address, never to the Host a request named: here the
+    # site is the test server.
+    settings.KZ_SITE_URL = base
     arbiter = chromium.new_context(viewport={"width": 1366, "height": 768}).new_page()
 
     # The arbiter creates the event: the slug comes from the name, errors come all at once.
