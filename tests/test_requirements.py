@@ -19,6 +19,7 @@ RUNTIME_PACKAGES = ("klinzha_site", "tournaments", "games", "rules")
 FIRST_PARTY = {*RUNTIME_PACKAGES, "tests", "bench"}
 # What production starts (Procfile, deploy/systemd): the commands' own distributions.
 PRODUCTION_COMMANDS = {"gunicorn": "gunicorn", "celery": "celery"}
+DOTTED = re.compile(r"[a-z_][a-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
 
 
 def requirement_lines(name: str) -> list[str]:
@@ -72,9 +73,12 @@ def imported_modules(path: Path) -> set[str]:
             out |= {a.name.split(".")[0] for a in node.names}
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             out.add(node.module.split(".")[0])
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
-            if re.fullmatch(r"[a-z_][a-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*", node.value):
-                out.add(node.value.split(".")[0])
+        elif (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and DOTTED.fullmatch(node.value)
+        ):
+            out.add(node.value.split(".")[0])
     return out - set(sys.stdlib_module_names) - FIRST_PARTY - {"__future__"}
 
 
