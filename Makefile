@@ -3,18 +3,30 @@ PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.stamp-requirements
+DEV_STAMP := $(VENV)/.stamp-requirements-dev
 
-.PHONY: run worker test test-fast install lint messages
+.PHONY: run worker test test-db test-fast install install-dev lint messages
 
 $(PY):
 	$(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
 
+# `make run` installs the runtime only (requirements.txt, what production installs): the
+# first start on a fresh machine skips the browser and the load-test tools, and a runtime
+# module importing a development tool fails there as it would in production. `make test`
+# and `make lint` install requirements-dev.txt (the runtime and the tools) on top.
 $(STAMP): requirements.txt | $(PY)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements.txt
 	touch $(STAMP)
 
+$(DEV_STAMP): requirements.txt requirements-dev.txt | $(PY)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	touch $(STAMP) $(DEV_STAMP)
+
 install: $(STAMP)
+
+install-dev: $(DEV_STAMP)
 
 run: install
 	$(PY) manage.py migrate --noinput
@@ -35,14 +47,24 @@ messages: install
 	$(PY) manage.py makemessages -l it -l fr -l de $(MESSAGE_OPTIONS)
 	$(PY) manage.py compilemessages -l it -l fr -l de --ignore='.venv/*'
 
-lint: install
+lint: install-dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy --strict rules
 	$(VENV)/bin/lint-imports
 
+# Everything, on the database DATABASE_URL names (SQLite without it). PYTEST_ARGS adds
+# options, e.g. `make test PYTEST_ARGS="-m dbless -n 2"` for the database-free tests on two
+# cores (pytest-xdist; never for the database tests: the integration tests share Redis and
+# the worker).
 test: lint
-	$(PY) -m pytest
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+# The tests that touch the database, Redis, a worker or a browser, and nothing else (the
+# `dbless` ones are left out: they run the same on any database). .ci/run's PostgreSQL pass,
+# after `make test` has run lint and everything on SQLite.
+test-db: install-dev
+	$(PY) -m pytest -m "not dbless" $(PYTEST_ARGS)
 
 # The inner loop, under a third of the time of the whole suite. Left out: lint, schemathesis
 # (marked slow), the browser (e2e), PostgreSQL/Redis/Celery (integration), the property-based
@@ -66,7 +88,7 @@ FAST_DESELECT := \
 	tests/test_permissions.py::test_write_endpoint_permissions
 
 # The schemathesis and anyio plugins would only add start-up time here.
-test-fast: install
+test-fast: install-dev
 	$(PY) -m pytest -q -p no:schemathesis -p no:anyio \
 		-m "not slow and not e2e and not integration and not hypothesis" \
 		--ignore=tests/e2e --ignore=tests/integration --ignore=tests/test_api_schemathesis.py \

@@ -20,7 +20,26 @@ def integration_available() -> bool:
     return url.startswith(("postgres://", "postgresql://")) and bool(os.environ.get("REDIS_URL"))
 
 
+# What puts a test among the database tests: a fixture that opens the test database (or
+# one built on it: admin_client, live_server, the worker), a browser, a worker.
+_DATABASE_FIXTURES = frozenset({"db", "transactional_db", "django_db_setup", "live_server"})
+
+
+def needs_database(item: pytest.Item) -> bool:
+    """Whether `item` touches the database, Redis, a worker or a browser: a test that does
+    not runs the same on SQLite and PostgreSQL, so CI runs it once (the `dbless` mark)."""
+    if any(item.get_closest_marker(m) for m in ("django_db", "integration", "e2e", "database")):
+        return True
+    return bool(_DATABASE_FIXTURES & set(getattr(item, "fixturenames", ())))
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # Before `-m` selects: `-m dbless` and `-m "not dbless"` split the suite in two.
+    dbless = pytest.mark.dbless
+    for item in items:
+        if not needs_database(item):
+            item.add_marker(dbless)
     if integration_available():
         return
     if os.environ.get("KZ_REQUIRE_INTEGRATION"):

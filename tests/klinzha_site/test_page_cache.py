@@ -73,6 +73,8 @@ def test_the_local_copy_is_bounded_and_drops_the_least_recent():
     assert tier.get("big") is None and tier.get("a") is not None
 
 
+# Through the shared cache, Redis in the PostgreSQL pass: a database test though it opens none.
+@pytest.mark.database
 def test_a_page_with_a_csrf_token_or_a_cookie_is_served_but_never_kept():
     page_cache_local_clear()
     request = RequestFactory().get("/x/")

@@ -20,7 +20,7 @@ from tests.tournaments.services.factories import event_make, officials_make, rou
 from tournaments import page_selectors, services
 from tournaments.audit import Action, audit_append
 from tournaments.models import Game, Player, Round, Tournament
-from tournaments.selectors import game_spindle
+from tournaments.selectors import game_spindle, standings_memo_clear
 
 pytestmark = pytest.mark.django_db
 
@@ -81,9 +81,11 @@ def served(client: Client, paths: list[str]) -> dict[str, bytes]:
 
 
 def fresh(client: Client, paths: list[str]) -> dict[str, bytes]:
-    """Each page as rendered now, with nothing cached."""
+    """Each page as rendered now, with nothing cached: not the pages, and not the standings
+    this process computed either (a stale memo would be served by both sides alike)."""
     cache.clear()
     page_cache_local_clear()
+    standings_memo_clear()
     return served(client, paths)
 
 
