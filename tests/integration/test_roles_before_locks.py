@@ -87,11 +87,14 @@ CALLS = {
 }
 
 
-@pytest.mark.parametrize("who", ["stranger", "ann"])
-@pytest.mark.parametrize("call", sorted(CALLS))
+# A combatant may sign her own game's record, so "ann" is refused every call but "sign"
+# (and CI fails on any skipped integration test).
+REFUSED = [(call, who) for call in sorted(CALLS) for who in ("stranger", "ann")]
+REFUSED.remove(("sign", "ann"))
+
+
+@pytest.mark.parametrize(("call", "who"), REFUSED)
 def test_a_caller_without_the_role_is_refused_without_waiting_for_the_lock(event, call, who):
-    if call == "sign" and who == "ann":
-        pytest.skip("a combatant may sign her own game's record")
     user = event["ann"] if who == "ann" else event["officials"].stranger
     path, body = CALLS[call]
     path = path.format(game=event["game"].pk, sub=event["sub"].pk)
