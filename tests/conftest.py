@@ -57,6 +57,23 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(browser)
 
 
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Refuses integration and browser tests under pytest-xdist once `-m` has selected.
+
+    They share the Redis server, its private siblings and the web servers' ports, so two
+    processes would meet there; the other database tests get a database and a Redis
+    database per process (klinzha_site/settings/test.py)."""
+    if not (os.environ.get("PYTEST_XDIST_WORKER") and integration_available()):
+        return
+    shared = [i.nodeid for i in session.items if {"integration", "e2e"} & set(i.keywords)]
+    if shared:
+        raise pytest.UsageError(
+            f"{len(shared)} integration or browser tests selected under pytest-xdist (-n); "
+            'run them in a pass of their own: -m "integration or e2e" without -n '
+            f"(first: {shared[0]})"
+        )
+
+
 _integration_runs: dict[str, int] = {"ran": 0, "skipped": 0}
 
 

@@ -16,20 +16,30 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from django.conf import settings
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def service_env(**overrides: str) -> dict[str, str]:
     """The environment of a process that shares this test run's database."""
-    from django.conf import settings
-
-    env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    # The child gets this process's Redis database as its REDIS_URL, not the xdist worker's
+    # name to derive it again (klinzha_site/settings/test.py).
+    dropped = {"DJANGO_ALLOW_ASYNC_UNSAFE", "PYTEST_XDIST_WORKER"}
+    env = {k: v for k, v in os.environ.items() if k not in dropped}
     env["DJANGO_SETTINGS_MODULE"] = "klinzha_site.settings.test"
+    if settings.REDIS_URL:
+        env["REDIS_URL"] = settings.REDIS_URL
     db_name = settings.DATABASES["default"]["NAME"]
     base = env["DATABASE_URL"].rsplit("/", 1)[0]
     env["DATABASE_URL"] = f"{base}/{db_name}"
     env.update(overrides)
     return env
+
+
+# The node names of the workers this process started: asking them by name, the broadcast
+# returns once each has answered instead of waiting out its whole timeout.
+_NODES: set[str] = set()
 
 
 @contextmanager
@@ -40,7 +50,8 @@ def celery_worker(
     from celery import Celery
 
     full_env = service_env(**env)
-    log = open(ROOT / f".celery-test-{name}.log", "wb")  # noqa: SIM115
+    log_name = f".celery-test-{name}{os.environ.get('PYTEST_XDIST_WORKER', '')}.log"
+    log = open(ROOT / log_name, "wb")  # noqa: SIM115
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -66,20 +77,24 @@ def celery_worker(
         stderr=subprocess.STDOUT,
     )
     probe = Celery(broker=full_env["REDIS_URL"], set_as_current=False)
+    node = f"{name}@{os.uname().nodename}"
     deadline = time.time() + 60
     try:
         while True:
             if proc.poll() is not None:
-                raise RuntimeError(f"worker {name} exited; see .celery-test-{name}.log")
+                raise RuntimeError(f"worker {name} exited; see {log_name}")
             try:
-                if probe.control.ping(destination=[f"{name}@{os.uname().nodename}"], timeout=1.0):
+                if probe.control.ping(destination=[node], timeout=1.0):
                     break
             except Exception:  # noqa: BLE001 - the broker may not answer yet
                 time.sleep(0.5)
             if time.time() > deadline:
                 raise RuntimeError(f"worker {name} did not answer within 60 s")
+        if full_env["REDIS_URL"] == settings.REDIS_URL:
+            _NODES.add(node)
         yield proc
     finally:
+        _NODES.discard(node)
         if proc.poll() is None:
             proc.terminate()
             try:
@@ -90,7 +105,7 @@ def celery_worker(
         probe.close()
 
 
-def wait_for(predicate, timeout: float = 60.0, interval: float = 0.3) -> bool:  # type: ignore[no-untyped-def]
+def wait_for(predicate, timeout: float = 60.0, interval: float = 0.1) -> bool:  # type: ignore[no-untyped-def]
     deadline = time.time() + timeout
     while time.time() < deadline:
         if predicate():
@@ -103,15 +118,15 @@ def wait_idle(timeout: float = 30.0) -> None:
     """Wait until no worker holds a task, so that the test database can be flushed."""
     from celery import Celery
 
-    probe = Celery(broker=os.environ["REDIS_URL"], set_as_current=False)
+    probe = Celery(broker=settings.REDIS_URL, set_as_current=False)
     try:
 
         def idle() -> bool:
-            inspect = probe.control.inspect(timeout=1.0)
+            inspect = probe.control.inspect(timeout=1.0, destination=sorted(_NODES) or None)
             busy = [inspect.active() or {}, inspect.reserved() or {}]
             return not any(tasks for state in busy for tasks in state.values())
 
-        wait_for(idle, timeout, 0.5)
+        wait_for(idle, timeout, 0.2)
     finally:
         probe.close()
 
@@ -122,7 +137,7 @@ def worker_quiet(timeout: float = 60.0) -> None:
     deadlocks, and thousands of queued validations would outlive the test)."""
     from celery import Celery
 
-    probe = Celery(broker=os.environ["REDIS_URL"], set_as_current=False)
+    probe = Celery(broker=settings.REDIS_URL, set_as_current=False)
     try:
         probe.control.purge()
     finally:
