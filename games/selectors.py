@@ -291,6 +291,7 @@ def records_final_of(*, game_ids: Iterable[int]) -> dict[int, RecordSubmission]:
     finals: dict[int, RecordSubmission] = {}
     signed = RecordSubmission.objects.filter(game_id__in=list(game_ids), locked=True)
     for sub in signed.order_by("game_id", "-version", "-id"):
+        assert sub.game_id is not None  # `signed` holds the records of these games only
         finals.setdefault(sub.game_id, sub)
     reopened = Irregularity.objects.filter(
         game_id__in=list(finals),

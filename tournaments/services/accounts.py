@@ -22,6 +22,7 @@ from django.utils.translation import gettext
 
 from klinzha_site.errors import Conflict
 from klinzha_site.links import site_link
+from klinzha_site.user_types import AnyUser
 from tournaments.audit import Action, audit_site_append
 from tournaments.models import Player
 from tournaments.roles import user_may_invite_player
@@ -103,7 +104,7 @@ def _invite_send(*, to: str, player_name: str, username: str, link: str, languag
 
 
 @transaction.atomic
-def player_invite(*, player: Player, email: str, user: Any) -> Invitation:
+def player_invite(*, player: Player, email: str, user: AnyUser | None) -> Invitation:
     """Make an account for a player who has none, link it (entrants.player_link_user, who
     may is roles.user_may_invite_player), write it to the site's audit chain and mail its
     set-password link once committed."""

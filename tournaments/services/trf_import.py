@@ -7,6 +7,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Field
 from django.utils import timezone, translation
 from django.utils.text import slugify
 
@@ -141,7 +142,8 @@ def _limits_check(trf: TrfTournament) -> None:
         number = trf.lines["XXR"]
         raise TrfError(f"line {number}: {trf.rounds} rounds; a tournament has {ROUNDS_MAX} at most")
     for code, value, field in (("012", trf.name, "name"), ("022", trf.city, "venue")):
-        limit = Tournament._meta.get_field(field).max_length
+        column = Tournament._meta.get_field(field)
+        limit = column.max_length if isinstance(column, Field) else None
         if limit is not None and len(value) > limit:
             raise TrfError(f"line {trf.lines[code]}: longer than {limit} characters")
 
