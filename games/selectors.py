@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Prefetch, Q
+from django.db.models import Prefetch, Q, QuerySet
 
 from games.models import (
     ClockAdjustment,
@@ -222,7 +222,7 @@ def clock_adjustments_of(*, games: list[Game]) -> dict[int, tuple[Adjustment, ..
     return {pk: tuple(adjustments) for pk, adjustments in found.items()}
 
 
-def clock_adjustment_list(*, game: Game) -> Any:
+def clock_adjustment_list(*, game: Game) -> QuerySet[ClockAdjustment]:
     """Every clock adjustment of the game, revoked ones too, in the order made."""
     return game.clock_adjustments.select_related("created_by", "revoked_by", "penalty").order_by(
         "created_at", "id"

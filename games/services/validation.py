@@ -227,7 +227,7 @@ def claims_store(
     return [fresh.get(sub.pk, sub) for sub in submissions]
 
 
-def _raised_store(claim: Claim, reason: str, now: Any) -> None:
+def _raised_store(claim: Claim, reason: str, now: datetime) -> None:
     sub = claim.submission
     last = sub.attempts >= _max_attempts()
     status = Status.FAILED if last else Status.QUEUED
@@ -299,7 +299,7 @@ def _verdicts_write(claims: list[Claim]) -> None:
         cursor.executemany(sql, rows)
 
 
-def _verdict_set(sub: RecordSubmission, verdict: dict[str, Any], now: Any) -> None:
+def _verdict_set(sub: RecordSubmission, verdict: dict[str, Any], now: datetime) -> None:
     sub.readable = verdict["readable"]
     sub.valid = verdict["valid"]
     sub.plies = verdict["plies"]

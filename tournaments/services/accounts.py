@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.mail import send_mail
@@ -39,11 +39,11 @@ class Invitation:
     """The account an invitation made and the link that sets its password."""
 
     player: Player
-    account: Any
+    account: User
     link: str
 
 
-def password_set_link(*, account: Any) -> str:
+def password_set_link(*, account: User) -> str:
     """The absolute link (under KZ_SITE_URL, never the request's Host) of Django's
     PasswordResetConfirmView for `account`: it works once, and only until the password
     changes or settings.PASSWORD_RESET_TIMEOUT passes."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils.translation import gettext
@@ -110,7 +111,9 @@ def player_update(*, player: Player, user: AnyUser | None = None, **fields: Any)
 
 
 @transaction.atomic
-def player_link_user(*, player: Player, account: Any, user: AnyUser | None = None) -> Player:
+def player_link_user(
+    *, player: Player, account: User | None, user: AnyUser | None = None
+) -> Player:
     """Link a player to a user account (or unlink with None), so that they can submit and
     sign their records and see their penalties; who may is roles.player_link_require. A
     change is written to the site's audit chain and to the trail of each of their events."""

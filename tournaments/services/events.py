@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from datetime import date
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import F
@@ -131,7 +132,7 @@ def tournament_create(
     name: str,
     slug: str,
     start_date: date,
-    organizer: Any = None,
+    organizer: AnyUser | None = None,
     **fields: Any,
 ) -> Tournament:
     if organizer is not None and not user_is_organizer(organizer):
@@ -190,8 +191,8 @@ def officials_set(
     *,
     tournament: Tournament,
     user: AnyUser | None,
-    chief_arbiter: Any = None,
-    arbiters: Sequence[Any] = (),
+    chief_arbiter: User | None = None,
+    arbiters: Sequence[User] = (),
 ) -> Tournament:
     """The organizer names the chief arbiter and the arbiters."""
     role_require(user=user, tournament=tournament, role=Role.ORGANIZER)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
 
 from django.db import transaction
 from django.db.models import Field
 from django.utils import timezone, translation
 from django.utils.text import slugify
 
+from klinzha_site.user_types import AnyUser
 from rules.points import format_points
 from tournaments.models import ForbiddenPair, Game, Player, Registration, Round, Tournament
 from tournaments.selectors import standings_compute
@@ -63,13 +63,13 @@ class TrfImport:
     warnings: list[str]
 
 
-def tournament_import_trf(*, text: str, organizer: Any = None) -> Tournament:
+def tournament_import_trf(*, text: str, organizer: AnyUser | None = None) -> Tournament:
     """Create a tournament with its players and played rounds from a TRF file."""
     return trf_import(text=text, organizer=organizer).tournament
 
 
 @transaction.atomic
-def trf_import(*, text: str, organizer: Any = None) -> TrfImport:
+def trf_import(*, text: str, organizer: AnyUser | None = None) -> TrfImport:
     """Create a tournament from a TRF file (TrfError names the line of a file refused),
     with warnings where its points column disagrees with its results."""
     trf = read_trf(text)
