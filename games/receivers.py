@@ -8,13 +8,14 @@ from django.dispatch import receiver
 
 from games.disagreement_selectors import disagreement_warnings
 from games.services import penalty_clock_effect_apply
+from klinzha_site.user_types import AnyUser
 from tournaments.models import Penalty, Tournament
 from tournaments.signals import pairing_warnings_wanted, penalty_clock_effect
 
 
 @receiver(penalty_clock_effect, sender=Penalty, dispatch_uid="games.penalty_clock_effect")
 def _penalty_clock_effect(
-    *, penalty: Penalty, sign: int, user: Any, from_ply: int | None = None, **_: Any
+    *, penalty: Penalty, sign: int, user: AnyUser | None, from_ply: int | None = None, **_: Any
 ) -> None:
     penalty_clock_effect_apply(penalty=penalty, sign=sign, user=user, from_ply=from_ply)
 

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Prefetch, Q
+from django.db.models import Prefetch, Q, QuerySet
 
 from games.models import (
     ClockAdjustment,
@@ -222,7 +222,7 @@ def clock_adjustments_of(*, games: list[Game]) -> dict[int, tuple[Adjustment, ..
     return {pk: tuple(adjustments) for pk, adjustments in found.items()}
 
 
-def clock_adjustment_list(*, game: Game) -> Any:
+def clock_adjustment_list(*, game: Game) -> QuerySet[ClockAdjustment]:
     """Every clock adjustment of the game, revoked ones too, in the order made."""
     return game.clock_adjustments.select_related("created_by", "revoked_by", "penalty").order_by(
         "created_at", "id"
@@ -291,6 +291,7 @@ def records_final_of(*, game_ids: Iterable[int]) -> dict[int, RecordSubmission]:
     finals: dict[int, RecordSubmission] = {}
     signed = RecordSubmission.objects.filter(game_id__in=list(game_ids), locked=True)
     for sub in signed.order_by("game_id", "-version", "-id"):
+        assert sub.game_id is not None  # `signed` holds the records of these games only
         finals.setdefault(sub.game_id, sub)
     reopened = Irregularity.objects.filter(
         game_id__in=list(finals),

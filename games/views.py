@@ -20,6 +20,7 @@ from games.disagreement_selectors import game_disagreement
 from games.models import ClockAdjustment, Irregularity, RecordSubmission
 from klinzha_site.errors import Conflict
 from klinzha_site.parsing import INT_MAX, ascii_int, ascii_int_or_none, json_loads_bounded
+from klinzha_site.user_types import AnyUser
 from rules.posstring import position_to_string
 from rules.record import read_record, write_record
 from rules.svg import render_svg
@@ -77,7 +78,7 @@ def _sides(game: Game, sub: Any) -> dict[str, str]:
     return {first: game.first.name, colour_other(first): second}
 
 
-def _signatures_context(game: Game, user: Any) -> dict[str, Any]:
+def _signatures_context(game: Game, user: AnyUser | None) -> dict[str, Any]:
     """What the signatures section shows: each signed version with its signatures (checked
     in the browser by verify.js), the version that made the record final, the rulings that
     corrected it, and whether this user may rule a correction (the game's arbiters)."""

@@ -8,6 +8,7 @@ import time
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.contrib.auth.signals import user_logged_in, user_login_failed
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
@@ -94,5 +95,5 @@ def _failed(
 
 
 @receiver(user_logged_in, dispatch_uid="kz-login-delay-in")
-def _logged_in(sender: Any, user: Any, **kwargs: Any) -> None:
+def _logged_in(sender: Any, user: User, **kwargs: Any) -> None:
     login_delay_reset(username=user.get_username())

@@ -15,6 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
+from klinzha_site.user_types import AnyUser
 from tournaments.models import AuditEntry, SiteAudit, Tournament
 
 GENESIS = "0" * 64
@@ -188,7 +189,7 @@ class AuditItem:
 def audit_append(
     *,
     tournament: Tournament,
-    user: Any,
+    user: AnyUser | None,
     action: Action,
     obj: Any = None,
     object_type: str = "",
@@ -202,7 +203,7 @@ def audit_append(
 
 @transaction.atomic
 def audit_append_many(
-    *, tournament: Tournament, user: Any, items: list[AuditItem]
+    *, tournament: Tournament, user: AnyUser | None, items: list[AuditItem]
 ) -> list[AuditEntry]:
     """Log several changes by one actor at once (a bulk upload's records): one lock, one
     read of the head, one insert."""
@@ -215,7 +216,7 @@ def audit_append_many(
 @transaction.atomic
 def audit_site_append(
     *,
-    user: Any,
+    user: AnyUser | None,
     action: Action,
     obj: Any = None,
     object_type: str = "",
@@ -231,7 +232,7 @@ def audit_site_append(
 
 
 def _append_locked(
-    *, tournament: Tournament | None, user: Any, items: list[AuditItem]
+    *, tournament: Tournament | None, user: AnyUser | None, items: list[AuditItem]
 ) -> list[AuditEntry]:
     """Append to the chain of `tournament` (None: the site's), whose lock the caller holds."""
     key_id, key = audit_key_current()

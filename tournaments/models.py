@@ -71,8 +71,9 @@ class Tournament(models.Model):
         DOUBLE_ROUND_ROBIN = "double_round_robin", _("Double round robin")
         KNOCKOUT = "knockout", _("Knockout")
 
-    # The engine's rule sets (rules.position.RULESETS), with the names the pages show.
-    Ruleset = models.TextChoices(  # type: ignore[misc]
+    # The engine's rule sets (rules.position.RULESETS), with the names the pages show. The
+    # stubs know the functional form with plain names only, not (name, (value, label)) pairs.
+    Ruleset = models.TextChoices(  # type: ignore[call-overload]
         "Ruleset",
         [
             ("LAWS", (RULESET_LAWS, _("Laws of Klin Zha"))),
@@ -458,7 +459,8 @@ class Penalty(models.Model):
     """An arbiter's penalty (Art. 12.4 a-g, 12.5; conduct, Art. 11). Never deleted: a
     mistaken one is revoked by a later entry that points at it."""
 
-    Kind = models.TextChoices("Kind", penalty_kinds.model_choices())  # type: ignore[misc]
+    # The stubs know TextChoices' functional form with plain names only, not these pairs.
+    Kind = models.TextChoices("Kind", penalty_kinds.model_choices())  # type: ignore[call-overload]
 
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="penalties")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="penalties")
@@ -530,7 +532,7 @@ class AuditEntry(models.Model):
     def save(self, *args: object, **kwargs: object) -> None:
         if self.pk is not None:
             raise PermissionError("the audit trail is append-only")
-        super().save(*args, **kwargs)  # type: ignore[arg-type]
+        super().save(*args, **kwargs)
 
     def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
         raise PermissionError("the audit trail is append-only")

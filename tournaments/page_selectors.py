@@ -44,11 +44,12 @@ def result_marks(result: str, settings: ScoringSettings | None = None) -> tuple[
     if result in FORFEIT_MARKS:
         return FORFEIT_MARKS[Game.Result(result)]
     win, loss, draw = (points_shown(x) for x in (settings.win, settings.loss, settings.draw))
-    return {
+    marks: dict[str, tuple[str, str]] = {
         Game.Result.FIRST_WIN: (win, loss),
         Game.Result.SECOND_WIN: (loss, win),
         Game.Result.DRAW: (draw, draw),
-    }.get(result, ("", ""))
+    }
+    return marks.get(result, ("", ""))
 
 
 @dataclass(frozen=True)

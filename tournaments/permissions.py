@@ -21,6 +21,7 @@ from rest_framework import permissions
 from rest_framework.request import Request
 
 from klinzha_site.parsing import ascii_int
+from klinzha_site.user_types import AnyUser
 from tournaments.models import Game, Round, Tournament
 from tournaments.roles import (
     Role,
@@ -46,7 +47,10 @@ def errors_text(exc: ValidationError) -> str:
 
 
 def form_errors_text(form: BaseForm) -> str:
-    return field_errors_text(form.errors)
+    # A form's ErrorList yields its messages as strings (ErrorList.__getitem__).
+    return field_errors_text(
+        {name: [str(m) for m in errors] for name, errors in form.errors.items()}
+    )
 
 
 def manage_url(t: Tournament) -> str:
@@ -92,7 +96,7 @@ def tournament_role(role: Role) -> Callable[[View], View]:
     return decorate
 
 
-def game_visible_get(*, pk: Any, user: Any) -> Game:
+def game_visible_get(*, pk: Any, user: AnyUser | None) -> Game:
     """The game `pk` (an id from a URL), 404 when there is none, and also when it belongs to
     a proposed round, not yet published, and `user` is not one of its arbiters: a draft is
     the arbiters' own, as if it did not exist for anyone else."""
@@ -108,7 +112,7 @@ def game_visible_get(*, pk: Any, user: Any) -> Game:
     return game
 
 
-def games_visible_q(*, user: Any, prefix: str = "") -> Q:
+def games_visible_q(*, user: AnyUser | None, prefix: str = "") -> Q:
     """game_visible_get's rule as a filter for lists of games (`prefix` leads from the
     listed model to its game, e.g. "game__"): the games of published rounds, and those of
     proposed rounds for their arbiters, in the list's own query."""
@@ -118,7 +122,7 @@ def games_visible_q(*, user: Any, prefix: str = "") -> Q:
     )
 
 
-def records_unmatched_visible_q(*, user: Any) -> Q:
+def records_unmatched_visible_q(*, user: AnyUser | None) -> Q:
     """Records matched to no game (a bulk upload's strays) show what their file held, of
     whichever round: the event's arbiters and whoever uploaded them see them, nobody else."""
     if not getattr(user, "is_authenticated", False):

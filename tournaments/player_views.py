@@ -158,9 +158,10 @@ def invite(request: HttpRequest, pk: int) -> HttpResponse:
 def after_login(request: HttpRequest) -> HttpResponse:
     """Where a login without a `next` lands: officials on their arbiter's pages, everyone
     else (players) on their own games, not on an arbiter's page that has nothing for them."""
-    user: Any = request.user
-    # The header's test for its Arbiter link (templatetags.site_nav).
-    if user_is_official(user) or user.organized_tournaments.exists():
+    user = request.user
+    # The header's test for its Arbiter link (templatetags.site_nav); login_required
+    # let only an account in.
+    if user.is_authenticated and (user_is_official(user) or user.organized_tournaments.exists()):
         return redirect("arbiter:dashboard")
     return redirect("my-games")
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.contrib.auth.signals import user_logged_in
 from django.dispatch import receiver
 from django.http import HttpRequest
@@ -13,7 +14,9 @@ from tournaments.services.accounts import player_language_set
 
 
 @receiver(user_logged_in, dispatch_uid="kz-player-language")
-def player_language_remember(sender: Any, request: HttpRequest | None, user: Any, **_: Any) -> None:
+def player_language_remember(
+    sender: Any, request: HttpRequest | None, user: User, **_: Any
+) -> None:
     """On login, the language of the page logged in from (the /it/, /fr/, /de/ prefix or the
     browser's choice) becomes the player's language of mails."""
     language = getattr(request, "LANGUAGE_CODE", "") if request is not None else ""

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import Any
+from typing import TypeGuard
 
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext
 
+from klinzha_site.user_types import AnyUser
 from tournaments.models import Player, Tournament
 from tournaments.penalty_kinds import PenaltyKind
 
@@ -23,25 +25,25 @@ class Role(IntEnum):
     ORGANIZER = 4
 
 
-def user_is_organizer(user: Any) -> bool:
+def user_is_organizer(user: AnyUser | None) -> TypeGuard[User]:
     """Organizers create tournaments: staff, or users given the add-tournament permission
     (the "Organizers" group of `kz demo` has it)."""
-    if not getattr(user, "is_authenticated", False):
+    if user is None or not user.is_authenticated:
         return False
     return bool(user.is_staff or user.has_perm("tournaments.add_tournament"))
 
 
-def user_is_official(user: Any) -> bool:
+def user_is_official(user: AnyUser | None) -> bool:
     """Organizers and anyone arbitrating some tournament may create players and clubs."""
     if user_is_organizer(user):
         return True
-    if not getattr(user, "is_authenticated", False):
+    if user is None or not user.is_authenticated:
         return False
     return bool(user.arbitrated_tournaments.exists() or user.chief_arbitrated_tournaments.exists())
 
 
-def user_role(*, user: Any, tournament: Tournament) -> Role:
-    if not getattr(user, "is_authenticated", False):
+def user_role(*, user: AnyUser | None, tournament: Tournament) -> Role:
+    if user is None or not user.is_authenticated:
         return Role.PUBLIC
     if user.is_staff or tournament.organizer_id == user.pk:
         return Role.ORGANIZER
@@ -54,14 +56,14 @@ def user_role(*, user: Any, tournament: Tournament) -> Role:
     return Role.PUBLIC
 
 
-def user_can_arbitrate(*, user: Any, tournament: Tournament) -> bool:
+def user_can_arbitrate(*, user: AnyUser | None, tournament: Tournament) -> bool:
     return user_role(user=user, tournament=tournament) >= Role.ARBITER
 
 
-def tournaments_arbitrated(*, user: Any) -> QuerySet[Tournament]:
+def tournaments_arbitrated(*, user: AnyUser | None) -> QuerySet[Tournament]:
     """The tournaments where user_can_arbitrate holds, as one query (for filtering lists):
     every one for staff, none for the anonymous."""
-    if not getattr(user, "is_authenticated", False):
+    if user is None or not user.is_authenticated:
         return Tournament.objects.none()
     if user.is_staff:
         return Tournament.objects.all()
@@ -74,7 +76,7 @@ def penalty_role(kind: PenaltyKind) -> Role:
     return Role.CHIEF_ARBITER if kind.chief_only else Role.ARBITER
 
 
-def role_require(*, user: Any, tournament: Tournament, role: Role) -> None:
+def role_require(*, user: AnyUser | None, tournament: Tournament, role: Role) -> None:
     """Raise PermissionDenied unless `user` holds `role` in `tournament`. `None` is the
     system itself (management commands, the demo, imports), which may do anything."""
     if user is None:
@@ -91,44 +93,44 @@ def role_require(*, user: Any, tournament: Tournament, role: Role) -> None:
         raise PermissionDenied(refusals.get(role) or gettext("only its officials may do that"))
 
 
-def user_may_manage_player(*, user: Any, player: Player) -> bool:
+def user_may_manage_player(*, user: AnyUser | None, player: Player) -> bool:
     """Players are shared across events, so who manages one is not read from their
     registrations (registering a player into one's event neither gives nor takes it): staff,
     or the organizer who manages them (Player.managed_by, player_manager_of)."""
     if user is None:
         return True  # the system itself
-    if not getattr(user, "is_authenticated", False):
+    if not user.is_authenticated:
         return False
     if user.is_staff:
         return True
     return player.managed_by_id is not None and player.managed_by_id == user.pk
 
 
-def user_may_edit_player(*, user: Any, player: Player) -> bool:
+def user_may_edit_player(*, user: AnyUser | None, player: Player) -> bool:
     """Change a player's name, club, federation or rating: who manages them, or the player."""
     if user is not None and player.user_id is not None and player.user_id == user.pk:
         return True
     return user_may_manage_player(user=user, player=player)
 
 
-def user_may_invite_player(*, user: Any, player: Player) -> bool:
+def user_may_invite_player(*, user: AnyUser | None, player: Player) -> bool:
     """Make and link an account for a player who has none: staff, or the organizer who
     manages them while the player is in one of that organizer's own events (a player in no
     event has no trail of theirs to show it: staff only)."""
-    if user is None or (getattr(user, "is_authenticated", False) and user.is_staff):
+    if user is None or (user.is_authenticated and user.is_staff):
         return True
-    if not user_may_manage_player(user=user, player=player):
+    if not user.is_authenticated or not user_may_manage_player(user=user, player=player):
         return False
     return Tournament.objects.filter(registrations__player=player, organizer=user).exists()
 
 
-def player_link_require(*, user: Any, player: Player, account: Any) -> None:
+def player_link_require(*, user: AnyUser | None, player: Player, account: User | None) -> None:
     """Raise PermissionDenied, saying why, unless `user` may link `account` to `player`
     (None: unlink). Only staff link an account to a player who has one or unlink another's;
     the player may unlink themself; an organizer links only as user_may_invite_player."""
-    if user is None or (getattr(user, "is_authenticated", False) and user.is_staff):
+    if user is None or (user.is_authenticated and user.is_staff):
         return
-    if not getattr(user, "is_authenticated", False):
+    if not user.is_authenticated:
         raise PermissionDenied(gettext("log in first"))
     if player.user_id is not None and player.user_id == user.pk:
         if account is not None and account.pk != user.pk:
@@ -150,7 +152,7 @@ def player_link_require(*, user: Any, player: Player, account: Any) -> None:
         )
 
 
-def player_manager_of(*, user: Any, tournament: Tournament | None = None) -> Any:
+def player_manager_of(*, user: AnyUser | None, tournament: Tournament | None = None) -> User | None:
     """Who manages a player `user` makes: `tournament`'s organizer when made for it (an
     arbiter's entrant, an imported file), else `user` if an organizer, else nobody (staff)."""
     if tournament is not None:
@@ -158,8 +160,8 @@ def player_manager_of(*, user: Any, tournament: Tournament | None = None) -> Any
     return user if user_is_organizer(user) else None
 
 
-def user_player(user: Any) -> Player | None:
+def user_player(user: AnyUser | None) -> Player | None:
     """The player a user account is linked to, if any."""
-    if not getattr(user, "is_authenticated", False):
+    if user is None or not user.is_authenticated:
         return None
     return Player.objects.filter(user=user).first()

@@ -10,6 +10,7 @@ from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils.translation import gettext
 
 from klinzha_site.memo import ProcessMemo, transaction_open
+from klinzha_site.user_types import AnyUser
 from tournaments.audit import audit_head
 from tournaments.models import (
     AuditEntry,
@@ -49,9 +50,12 @@ def tournament_list() -> QuerySet[Tournament]:
     return Tournament.objects.all()
 
 
-def tournament_list_officiated(*, user: Any) -> QuerySet[Tournament]:
-    """The tournaments a user organizes or arbitrates (every one for staff), each with
-    `round_count`, the rounds stored so far, counted in the same query."""
+def tournament_list_officiated(*, user: AnyUser) -> QuerySet[Tournament]:
+    """The tournaments a user organizes or arbitrates (every one for staff, none for the
+    anonymous), each with `round_count`, the rounds stored so far, counted in the same
+    query."""
+    if not user.is_authenticated:
+        return Tournament.objects.none()
     tournaments = Tournament.objects.all()
     if not user.is_staff:
         tournaments = tournaments.filter(
@@ -153,7 +157,7 @@ def round_results(*, tournament: Tournament) -> tuple[list[RoundResult], int]:
     return _annulled(tournament, results), completed
 
 
-_BYE_OUTCOME = {
+_BYE_OUTCOME: dict[str, Outcome] = {
     Game.Kind.BYE: Outcome.BYE,
     Game.Kind.REQUESTED_BYE: Outcome.REQUESTED_BYE,
     Game.Kind.FREE: Outcome.ABSENT,
@@ -164,7 +168,7 @@ def game_result_counted(
     *,
     game: Game,
     tournament: Tournament | None = None,
-    effects: dict[tuple[int, int], tuple[PenaltyEffect, ...]] | None = None,
+    effects: dict[tuple[int, int | None], tuple[PenaltyEffect, ...]] | None = None,
 ) -> tuple[str, bool]:
     """(the result that counts for the standings, whether a penalty of Art. 12.4 d, e, f
     marks it, shown with *): a battle declared lost decides the game, pending or not; a
@@ -418,7 +422,7 @@ def crosstable_json(*, tournament: Tournament) -> dict[str, Any]:
 
 def penalty_effects(
     *, tournament: Tournament, game: Game | None = None
-) -> dict[tuple[int, int], tuple[PenaltyEffect, ...]]:
+) -> dict[tuple[int, int | None], tuple[PenaltyEffect, ...]]:
     """Per (game, player), the effects of penalties in force on that player's points (of one
     `game` only when given)."""
     revoked = Penalty.objects.filter(tournament=tournament, kind=Penalty.Kind.REVOCATION)
@@ -426,9 +430,10 @@ def penalty_effects(
     rows = Penalty.objects.filter(tournament=tournament, game__isnull=False, kind__in=on_result)
     if game is not None:
         rows = rows.filter(game=game)
-    out: dict[tuple[int, int], list[PenaltyEffect]] = {}
+    out: dict[tuple[int, int | None], list[PenaltyEffect]] = {}
     for p in rows.exclude(pk__in=revoked.values("revokes_id")).select_related("game"):
         game = p.game
+        assert game is not None  # `rows` holds the penalties given in a game only
         effect = penalty_kind(p.kind).effect
         if effect == Effect.RAISE_OPPONENT:
             target = game.second_id if p.player_id == game.first_id else game.first_id
@@ -449,7 +454,7 @@ def expulsion_standing(*, tournament_id: int, player_id: int, besides: int = 0) 
     return rows.exclude(pk=besides).filter(revoked_by__isnull=True).order_by("pk").first()
 
 
-def penalty_list(*, tournament: Tournament, user: Any) -> QuerySet[Penalty]:
+def penalty_list(*, tournament: Tournament, user: AnyUser) -> QuerySet[Penalty]:
     """Every penalty for the arbiters; a player's own for a player; none for the public."""
     rows = Penalty.objects.filter(tournament=tournament).select_related(
         "player", "game__round", "arbiter", "revokes"
@@ -481,10 +486,10 @@ def audit_for_player(*, tournament: Tournament, player_id: int) -> QuerySet[Audi
     return tournament.audit.filter(q)
 
 
-def player_penalties(*, player: Player, user: Any) -> list[Penalty]:
+def player_penalties(*, player: Player, user: AnyUser) -> list[Penalty]:
     """A player's penalties, for the player themselves and the arbiters of the tournaments
     they were given in; nobody else sees them."""
-    if not getattr(user, "is_authenticated", False):
+    if not user.is_authenticated:
         return []
     rows = list(
         Penalty.objects.filter(player=player)

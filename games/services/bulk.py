@@ -21,6 +21,7 @@ from games.services.records import (
     record_size_check,
     submission_enqueue_many,
 )
+from klinzha_site.user_types import AnyUser
 from rules.errors import RecordError
 from rules.record import read_tags
 from tournaments.audit import Action, AuditItem, audit_append_many
@@ -75,7 +76,7 @@ def _files(data: bytes, filename: str) -> list[tuple[str, bytes]]:
 
 
 def bulk_upload(
-    *, tournament: Tournament, data: bytes, filename: str, user: Any = None
+    *, tournament: Tournament, data: bytes, filename: str, user: AnyUser | None = None
 ) -> BulkUpload:
     """Store every record of a zip (or one file) for a tournament, each matched to its game
     by its Round, Green and Gold tags where exactly one game fits; each is validated.
@@ -97,7 +98,7 @@ def bulk_upload(
 
 @transaction.atomic
 def _store_batch(
-    tournament: Tournament, matched: list[tuple[str, bytes, Game | None, str]], user: Any
+    tournament: Tournament, matched: list[tuple[str, bytes, Game | None, str]], user: AnyUser | None
 ) -> list[RecordSubmission]:
     """One transaction: the tournament locked, then the batch's games (in id order, the one
     lock order), their next versions read, the records inserted and audited in one go."""

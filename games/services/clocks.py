@@ -16,6 +16,7 @@ from games.models import ClockAdjustment
 from games.selectors import game_first_colour, submission_latest
 from games.services.records import submission_requeue
 from klinzha_site.errors import Conflict
+from klinzha_site.user_types import AnyUser
 from rules.clock import latecomer_adjustments
 from tournaments.audit import Action, audit_append
 from tournaments.models import Colour, Game, Penalty, colour_other
@@ -29,7 +30,7 @@ LATECOMER_ARTICLES = ("6.8", "6.9")
 MAX_SECONDS = 999_999
 
 
-def _arbiter_check(game: Game, user: Any) -> None:
+def _arbiter_check(game: Game, user: AnyUser | None) -> None:
     if user is not None and not user_can_arbitrate(user=user, tournament=game.round.tournament):
         raise PermissionDenied(gettext("only this tournament's arbiters adjust clocks"))
 
@@ -71,7 +72,7 @@ def _store(
     from_ply: int,
     at: datetime | None,
     reason: str,
-    user: Any,
+    user: AnyUser | None,
     penalty: Penalty | None = None,
     in_readings: bool = False,
 ) -> ClockAdjustment:
@@ -121,7 +122,7 @@ def clock_adjustment_add(
     from_ply: int | None = 1,
     at: datetime | None = None,
     reason: str = "",
-    user: Any = None,
+    user: AnyUser | None = None,
     penalty: Penalty | None = None,
 ) -> ClockAdjustment:
     """Record an arbiter's time adjustment (or a penalty's, naming it) from ply `from_ply`
@@ -160,7 +161,7 @@ def clock_adjustment_add(
 
 @transaction.atomic
 def clock_adjustment_revoke(
-    *, adjustment: ClockAdjustment, reason: str, user: Any
+    *, adjustment: ClockAdjustment, reason: str, user: AnyUser | None
 ) -> ClockAdjustment:
     """Revoke an arbiter's adjustment or latecomer charge: it stays on record and stops
     counting; the latest record is validated again. A penalty's is undone by revoking the
@@ -196,7 +197,7 @@ def clock_adjustment_revoke(
 
 
 def penalty_clock_effect_apply(
-    *, penalty: Penalty, sign: int, user: Any, from_ply: int | None = None
+    *, penalty: Penalty, sign: int, user: AnyUser | None, from_ply: int | None = None
 ) -> ClockAdjustment:
     """A penalty of time (Art. 12.4 b, c, 12.5) imposed (sign 1): the side it falls on gains
     or loses its amount from `from_ply` on, or else from the moment it is imposed; revoked
@@ -206,6 +207,7 @@ def penalty_clock_effect_apply(
     assert game is not None
     first = penalty.clock_adjustments.order_by("id").first() if sign < 0 else None
     at: datetime | None = None
+    ply: int | None
     if first is not None:
         side, seconds, ply, at = first.side, -first.seconds, first.from_ply, first.at
     else:
@@ -237,7 +239,7 @@ def latecomers_record(
     scheduled: datetime,
     green_arrival: datetime | None,
     gold_arrival: datetime | None,
-    user: Any = None,
+    user: AnyUser | None = None,
     running: str | None = None,
 ) -> list[ClockAdjustment]:
     """Charge latecomers (Art. 6.8, 6.9) from the scheduled start and the arrival times

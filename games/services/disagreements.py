@@ -3,8 +3,6 @@ record: the record's result is taken, or the entered one stands for a stated rea
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext
@@ -12,6 +10,7 @@ from django.utils.translation import gettext
 from games.disagreement_selectors import game_disagreement
 from games.models import RecordSubmission
 from klinzha_site.errors import Conflict
+from klinzha_site.user_types import AnyUser
 from tournaments.audit import Action, audit_append
 from tournaments.models import Game
 from tournaments.roles import Role, role_require
@@ -25,7 +24,9 @@ DECISIONS = (FROM_RECORD, ENTERED_STANDS)
 
 
 @transaction.atomic
-def result_disagreement_rule(*, game: Game, decision: str, reason: str, user: Any) -> Game:
+def result_disagreement_rule(
+    *, game: Game, decision: str, reason: str, user: AnyUser | None
+) -> Game:
     """End a disagreement between the game's entered result and its final valid record
     (games.disagreement_selectors): `record` enters the result the record decides; `entered`
     keeps the entered result against that record, for `reason` (an Article 7 or 12 ruling,

@@ -26,6 +26,7 @@ from games.selectors import (
 )
 from klinzha_site.errors import Conflict
 from klinzha_site.tasking import task_send
+from klinzha_site.user_types import AnyUser
 from rules.clock import Adjustment, adjudicate
 from rules.errors import RecordError, RulesError
 from rules.messages import message
@@ -47,7 +48,7 @@ VALIDATE_BATCH_TASK = "games.validate_records"
 REQUEUE_STALE_TASK = "games.requeue_stale"
 
 
-def _can_submit(user: Any, game: Game) -> bool:
+def _can_submit(user: AnyUser | None, game: Game) -> bool:
     if user_can_arbitrate(user=user, tournament=game.round.tournament):
         return True
     player = getattr(user, "player", None) if getattr(user, "is_authenticated", False) else None
@@ -71,7 +72,7 @@ def submission_create(
     raw: bytes,
     source: str = RecordSubmission.Source.PASTE,
     filename: str = "",
-    user: Any = None,
+    user: AnyUser | None = None,
     tournament: Tournament | None = None,
     enqueue: bool = True,
     match_note: str = "",
@@ -201,7 +202,7 @@ def verdict_compute(
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
-        reason = message("not_utf8")
+        reason: str = message("not_utf8")
         return {"readable": False, **verdict_for_unreadable(reason, codes=codes)}
     try:
         record = read_record(text)
@@ -251,7 +252,7 @@ def _rules_mismatch(rules: Rules, expected: Expected) -> str | None:
 
 
 def record_correction_create(
-    *, submission: RecordSubmission, raw: bytes, user: Any
+    *, submission: RecordSubmission, raw: bytes, user: AnyUser | None
 ) -> RecordSubmission:
     """A correction is a new version; the old one and its signatures are kept. Refused
     (409) once both combatants signed: then only the arbiter's ruling

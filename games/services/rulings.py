@@ -19,6 +19,7 @@ from games.selectors import (
     submission_latest,
 )
 from games.services.records import submission_create
+from klinzha_site.user_types import AnyUser
 from rules.record import read_record, write_record
 from rules.validate import validate_record
 from tournaments.audit import Action, audit_append
@@ -32,7 +33,7 @@ from tournaments.services.results import game_lock, game_result_set
 
 
 @transaction.atomic
-def game_result_confirm(*, game: Game, user: Any, result: str | None = None) -> Game:
+def game_result_confirm(*, game: Game, user: AnyUser | None, result: str | None = None) -> Game:
     """The arbiter confirms the result: the one given, or the one the latest record proposes
     (from the moves or the clocks); taking a record that names other players than the game's
     is the arbiter's confirmation that it is this game's, noted on the record."""
@@ -73,7 +74,9 @@ def _restored_record(latest: RecordSubmission, ply: int) -> bytes:
 
 
 @transaction.atomic
-def irregularity_declare(*, game: Game, kind: str, reason: str, user: Any) -> Irregularity:
+def irregularity_declare(
+    *, game: Game, kind: str, reason: str, user: AnyUser | None
+) -> Irregularity:
     """The arbiter's ruling on an irregularity (Art. 7), taking effect at once:
     - `new_battle` (7.1, an illegal placement): the result is cleared and a new record is
       expected; the old records stay as they were;
@@ -97,6 +100,7 @@ def irregularity_declare(*, game: Game, kind: str, reason: str, user: Any) -> Ir
     annul = kind == Irregularity.Kind.DRAW and tournament.ruleset == RULESET
     if kind == Irregularity.Kind.RESTORE:
         ply = _restore_check(latest=latest, ply=ply)
+        assert latest is not None  # _restore_check refuses a game without one
         new_sub = submission_create(
             game=game,
             raw=_restored_record(latest, ply),
@@ -164,7 +168,7 @@ def _restore_check(*, latest: RecordSubmission | None, ply: int | None) -> int:
     return ply
 
 
-def _irregularity_result_set(*, game: Game, kind: str, annul: bool, user: Any) -> None:
+def _irregularity_result_set(*, game: Game, kind: str, annul: bool, user: AnyUser | None) -> None:
     """The result the ruling leaves: a drawn battle drawn; otherwise (a new battle, a
     restored one, one annulled under the Italian rules) none yet."""
     if annul:
@@ -193,7 +197,9 @@ def annulled_battle_replay(*, game: Game, latest: RecordSubmission | None) -> di
 
 
 @transaction.atomic
-def record_correction_rule(*, game: Game, raw: bytes, reason: str, user: Any) -> Irregularity:
+def record_correction_rule(
+    *, game: Game, raw: bytes, reason: str, user: AnyUser | None
+) -> Irregularity:
     """The arbiter's ruling that corrects the game's record (Art. 7): the one way to a new
     version once both combatants signed (Art. 8.2). The corrected record is stored as the next
     version and validated; the signed one stays with its signatures; the reason is kept and
@@ -239,7 +245,7 @@ def record_correction_rule(*, game: Game, raw: bytes, reason: str, user: Any) ->
 
 
 @transaction.atomic
-def game_timeout_decide(*, game: Game, user: Any) -> TimeoutDecision:
+def game_timeout_decide(*, game: Game, user: AnyUser | None) -> TimeoutDecision:
     """Decide a battle stopped at time-out under the Italian society's rules from its latest
     valid record: the count (a tie: the coin), or in a final the Bach'san replay."""
     role_require(user=user, tournament=game.round.tournament, role=Role.ARBITER)  # before locks

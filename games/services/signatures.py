@@ -3,8 +3,6 @@ signed by the combatants (both lock the record) or the arbiter."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext
@@ -13,6 +11,7 @@ from games.models import RecordSignature, RecordSubmission, SigningKey
 from games.selectors import record_needs_confirmation
 from games.signing import Signature, SignatureError, public_key_canonical, verify_record
 from klinzha_site.errors import Conflict
+from klinzha_site.user_types import AnyUser
 from rules.errors import RulesError
 from tournaments.audit import Action, audit_append
 from tournaments.models import Game
@@ -31,9 +30,11 @@ def _canonical_key(public_key: str) -> str:
 
 
 @transaction.atomic
-def signing_key_register(*, user: Any, public_key: str, label: str = "") -> SigningKey:
+def signing_key_register(*, user: AnyUser, public_key: str, label: str = "") -> SigningKey:
     """Register a public key (raw base64 or PEM, stored in one spelling) for its owner; the
     same key again is the same registration, another account's key a 400."""
+    if not user.is_authenticated:
+        raise PermissionDenied(gettext("log in first"))
     canonical = _canonical_key(public_key)
     if len(label) > LABEL_CHARS:
         raise ValidationError(
@@ -55,7 +56,7 @@ def signing_key_register(*, user: Any, public_key: str, label: str = "") -> Sign
     return key
 
 
-def _signer_role(user: Any, game: Game) -> str:
+def _signer_role(user: AnyUser | None, game: Game) -> str:
     """Which signature `user` gives on the game's record (PermissionDenied if none)."""
     player = getattr(user, "player", None)
     if player is not None and player.pk == game.first_id:
@@ -69,11 +70,13 @@ def _signer_role(user: Any, game: Game) -> str:
 
 @transaction.atomic
 def signature_add(
-    *, submission: RecordSubmission, user: Any, public_key: str, signature: str
+    *, submission: RecordSubmission, user: AnyUser, public_key: str, signature: str
 ) -> RecordSignature:
     """A combatant or the arbiter signs the latest version of the record (Art. 8.2); both
     combatants lock it, and it is final. A signature once given stands: the same one again
     changes nothing, another (a new key, another text) is refused (409)."""
+    if not user.is_authenticated:
+        raise PermissionDenied(gettext("only the combatants and the arbiter sign a record"))
     unlocked = RecordSubmission.objects.select_related("game__round__tournament")
     game = unlocked.get(pk=submission.pk).game
     if game is None:
@@ -85,7 +88,9 @@ def signature_add(
         .select_related("game__round__tournament")
         .get(pk=submission.pk)
     )
-    role = _signer_role(user, sub.game)  # again under the lock: the pairing could change
+    game = sub.game
+    assert game is not None  # a record never leaves the game it was matched to
+    role = _signer_role(user, game)  # again under the lock: the pairing could change
     public_key = _canonical_key(public_key)
     signature = signature.strip()
     if not SigningKey.objects.filter(user=user, public_key=public_key).exists():
@@ -124,7 +129,7 @@ def signature_add(
                 % {"version": sub.version}
             }
         )
-    latest = sub.game.submissions.order_by("-version", "-id").values_list("pk", "version")[0]
+    latest = game.submissions.order_by("-version", "-id").values_list("pk", "version")[0]
     if latest[0] != sub.pk:
         raise Conflict(
             {

@@ -12,7 +12,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.db import connection, transaction
-from django.db.models import F, Q
+from django.db.models import F, Field, Q
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -26,6 +26,7 @@ from games.selectors import (
 )
 from games.services.records import submission_enqueue_many, submission_requeue, verdict_compute
 from klinzha_site.errors import Conflict
+from klinzha_site.user_types import AnyUser
 from rules.clock import Adjustment
 from tournaments.audit import Action, audit_append
 from tournaments.models import Game
@@ -226,7 +227,7 @@ def claims_store(
     return [fresh.get(sub.pk, sub) for sub in submissions]
 
 
-def _raised_store(claim: Claim, reason: str, now: Any) -> None:
+def _raised_store(claim: Claim, reason: str, now: datetime) -> None:
     sub = claim.submission
     last = sub.attempts >= _max_attempts()
     status = Status.FAILED if last else Status.QUEUED
@@ -268,6 +269,12 @@ def _first_colours_keep(written: list[Claim], outcomes: dict[int, Any]) -> None:
             standings_bump_for_game(game_id=game_id)
 
 
+def _column(field: Field[Any, Any]) -> str:
+    """The column of a concrete field (only a many-to-many one has none)."""
+    assert field.column is not None
+    return field.column
+
+
 def _verdicts_write(claims: list[Claim]) -> None:
     """UPDATE each record's verdict fields where it still has the generation it was claimed
     in, sent as one batch (psycopg's executemany pipelines the statements): bulk_update's
@@ -277,10 +284,11 @@ def _verdicts_write(claims: list[Claim]) -> None:
     if not claims:
         return
     meta = RecordSubmission._meta
-    fields = [meta.get_field(name) for name in _VERDICT_FIELDS]
+    concrete = {f.name: f for f in meta.concrete_fields}
+    fields = [concrete[name] for name in _VERDICT_FIELDS]
     quote = connection.ops.quote_name
-    sets = ", ".join(f"{quote(f.column)} = %s" for f in fields)
-    where = f"{quote(meta.pk.column)} = %s AND {quote('generation')} = %s"
+    sets = ", ".join(f"{quote(_column(f))} = %s" for f in fields)
+    where = f"{quote(_column(meta.pk))} = %s AND {quote('generation')} = %s"
     sql = f"UPDATE {quote(meta.db_table)} SET {sets} WHERE {where} AND {quote('status')} = %s"
     rows = []
     for claim in claims:
@@ -291,7 +299,7 @@ def _verdicts_write(claims: list[Claim]) -> None:
         cursor.executemany(sql, rows)
 
 
-def _verdict_set(sub: RecordSubmission, verdict: dict[str, Any], now: Any) -> None:
+def _verdict_set(sub: RecordSubmission, verdict: dict[str, Any], now: datetime) -> None:
     sub.readable = verdict["readable"]
     sub.valid = verdict["valid"]
     sub.plies = verdict["plies"]
@@ -327,7 +335,8 @@ def submission_requeue_stale(*, older_than: timedelta | None = None) -> int:
             .order_by("pk")
             .values_list("pk", "status", "queued_at", "claimed_at", "attempts", "resends")
         )
-        due, spent = [], []
+        due: list[tuple[int, int]] = []
+        spent: list[tuple[int, int]] = []
         for pk, status, queued_at, claimed_at, attempts, resends in rows:
             since = queued_at if status == Status.QUEUED else claimed_at or queued_at
             if since > now - wait * 2 ** min(resends, RESEND_DOUBLINGS):
@@ -347,7 +356,9 @@ def submission_requeue_stale(*, older_than: timedelta | None = None) -> int:
 
 
 @transaction.atomic
-def submission_retry(*, submission: RecordSubmission, user: Any = None) -> RecordSubmission:
+def submission_retry(
+    *, submission: RecordSubmission, user: AnyUser | None = None
+) -> RecordSubmission:
     """An arbiter queues a failed record again: its attempts start over (audited)."""
     game = submission.game
     tournament = submission.tournament or (game.round.tournament if game else None)

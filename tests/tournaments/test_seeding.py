@@ -110,6 +110,31 @@ def test_a_late_entry_is_ranked_below_everyone():
     assert late.start_rank == 6 and late.first_round == 2
 
 
+def test_an_entrant_without_a_start_rank_neither_blocks_nor_moves_with_a_newcomer():
+    # The admin's registration inline leaves start_rank blank when not given one.
+    t = event("unranked")
+    blank = Registration.objects.create(
+        tournament=t, player=services.player_create(name="Kahless", rating=1800), rating=1800
+    )
+    newcomer = services.registration_create(
+        tournament=t, player=services.player_create(name="Koloth", rating=1800)
+    )
+    # Ahead of Koloth: Worf 1, Kang and Martok 2-3 (1900) and Kahless (1800, before Koloth by
+    # name), who has no rank to count: Koloth takes 4, Kor and Gowron move down one each.
+    assert newcomer.start_rank == 4
+    blank.refresh_from_db()
+    assert blank.start_rank is None
+    assert dict(t.registrations.values_list("player__name", "start_rank")) == {
+        "Worf": 1,
+        "Kang": 2,
+        "Martok": 3,
+        "Koloth": 4,
+        "Kor": 5,
+        "Gowron": 6,
+        "Kahless": None,
+    }
+
+
 def test_start_rank_in_standings_crosstable_and_trf(api, capsys):
     t = event("exports")
     rows = api.get(f"/api/tournaments/{t.slug}/standings/").json()

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.mail import send_mail
@@ -22,6 +22,7 @@ from django.utils.translation import gettext
 
 from klinzha_site.errors import Conflict
 from klinzha_site.links import site_link
+from klinzha_site.user_types import AnyUser
 from tournaments.audit import Action, audit_site_append
 from tournaments.models import Player
 from tournaments.roles import user_may_invite_player
@@ -38,11 +39,11 @@ class Invitation:
     """The account an invitation made and the link that sets its password."""
 
     player: Player
-    account: Any
+    account: User
     link: str
 
 
-def password_set_link(*, account: Any) -> str:
+def password_set_link(*, account: User) -> str:
     """The absolute link (under KZ_SITE_URL, never the request's Host) of Django's
     PasswordResetConfirmView for `account`: it works once, and only until the password
     changes or settings.PASSWORD_RESET_TIMEOUT passes."""
@@ -103,7 +104,7 @@ def _invite_send(*, to: str, player_name: str, username: str, link: str, languag
 
 
 @transaction.atomic
-def player_invite(*, player: Player, email: str, user: Any) -> Invitation:
+def player_invite(*, player: Player, email: str, user: AnyUser | None) -> Invitation:
     """Make an account for a player who has none, link it (entrants.player_link_user, who
     may is roles.user_may_invite_player), write it to the site's audit chain and mail its
     set-password link once committed."""

@@ -3,13 +3,13 @@ the standings version."""
 
 from __future__ import annotations
 
-from typing import Any
-
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.db.models import F
 from django.utils.translation import gettext, ngettext
 
 from klinzha_site.errors import Conflict
+from klinzha_site.user_types import AnyUser
 from tournaments.models import Game, Registration, Round, Tournament
 from tournaments.roles import Role, role_require, user_is_official
 from tournaments.selectors import (
@@ -21,11 +21,11 @@ from tournaments.selectors import (
 from tournaments.signals import pairing_warnings_wanted
 
 
-def require_arbiter(user: Any, tournament: Tournament) -> None:
+def require_arbiter(user: AnyUser | None, tournament: Tournament) -> None:
     role_require(user=user, tournament=tournament, role=Role.ARBITER)
 
 
-def require_official(user: Any) -> None:
+def require_official(user: AnyUser | None) -> None:
     if user is not None and not user_is_official(user):
         raise PermissionDenied(gettext("only organizers and arbiters may do that"))
 
@@ -39,9 +39,9 @@ def tournament_lock(tournament_id: int) -> Tournament:
     return Tournament.objects.select_for_update(no_key=True).get(pk=tournament_id)
 
 
-def acting_account(user: Any) -> Any:
+def acting_account(user: AnyUser | None) -> User | None:
     """The account to store as the one who acted (None for the system or the anonymous)."""
-    return user if getattr(user, "is_authenticated", False) else None
+    return user if user is not None and user.is_authenticated else None
 
 
 def next_round_number(tournament: Tournament) -> int:

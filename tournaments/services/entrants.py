@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils.translation import gettext
 
 from klinzha_site.errors import Conflict
+from klinzha_site.user_types import AnyUser
 from tournaments.audit import Action, audit_append, audit_site_append
 from tournaments.models import ByeRequest, Club, ForbiddenPair, Player, Registration, Tournament
 from tournaments.penalty_kinds import penalty_kind
@@ -37,7 +39,7 @@ RATING_MAX = 9999
 
 
 @transaction.atomic
-def club_create(*, name: str, user: Any = None, **fields: Any) -> Club:
+def club_create(*, name: str, user: AnyUser | None = None, **fields: Any) -> Club:
     require_official(user)
     club = Club(name=name, **fields)
     club.full_clean()
@@ -50,7 +52,7 @@ def player_create(
     *,
     name: str,
     club: Club | None = None,
-    user: Any = None,
+    user: AnyUser | None = None,
     tournament: Tournament | None = None,
     **fields: Any,
 ) -> Player:
@@ -76,7 +78,7 @@ PLAYER_FIELDS = ("name", "club", "federation", "rating")
 
 
 @transaction.atomic
-def player_update(*, player: Player, user: Any = None, **fields: Any) -> Player:
+def player_update(*, player: Player, user: AnyUser | None = None, **fields: Any) -> Player:
     """Rename a player or change their club, federation or rating (a registration keeps
     the rating it was entered with): the pages of every event they entered show it at once.
     Staff, the organizer who manages the player or the player (roles.user_may_edit_player)."""
@@ -109,7 +111,9 @@ def player_update(*, player: Player, user: Any = None, **fields: Any) -> Player:
 
 
 @transaction.atomic
-def player_link_user(*, player: Player, account: Any, user: Any = None) -> Player:
+def player_link_user(
+    *, player: Player, account: User | None, user: AnyUser | None = None
+) -> Player:
     """Link a player to a user account (or unlink with None), so that they can submit and
     sign their records and see their penalties; who may is roles.player_link_require. A
     change is written to the site's audit chain and to the trail of each of their events."""
@@ -151,7 +155,11 @@ def player_link_user(*, player: Player, account: Any, user: Any = None) -> Playe
 
 @transaction.atomic
 def registration_create(
-    *, tournament: Tournament, player: Player, user: Any = None, first_round: int | None = None
+    *,
+    tournament: Tournament,
+    player: Player,
+    user: AnyUser | None = None,
+    first_round: int | None = None,
 ) -> Registration:
     """Register a player; after round 1 is paired this is a late entry from the next round."""
     require_arbiter(user, tournament)
@@ -179,12 +187,15 @@ def registration_create(
         rank = len(regs) + 1  # a late entry joins below everyone seeded already
     else:
         # Before round 1 the field is seeded (seeding_key): the newcomer goes just below the
-        # last entrant seeded ahead of them, and an order the arbiter set by hand stays.
+        # last entrant seeded ahead of them, and an order the arbiter set by hand stays. One
+        # with no rank (the admin's form may leave it blank) neither counts nor moves.
         mine = (-player.rating, player.name.casefold())
-        ahead = [r.start_rank for r in regs if seeding_key(r)[:2] <= mine]
+        ahead = [
+            r.start_rank for r in regs if r.start_rank is not None and seeding_key(r)[:2] <= mine
+        ]
         rank = max(ahead, default=0) + 1
         for r in regs:
-            if r.start_rank >= rank:
+            if r.start_rank is not None and r.start_rank >= rank:
                 r.start_rank += 1
         Registration.objects.bulk_update(regs, ["start_rank"])
     reg = Registration(
@@ -233,7 +244,7 @@ def _ranks_check(tournament: Tournament) -> None:
 
 
 def _ranks_store(
-    tournament: Tournament, order: list[Registration], user: Any
+    tournament: Tournament, order: list[Registration], user: AnyUser | None
 ) -> list[Registration]:
     before = {r.player_id: r.start_rank for r in order}
     for rank, reg in enumerate(order, start=1):
@@ -252,7 +263,7 @@ def _ranks_store(
 
 
 @transaction.atomic
-def start_ranks_sort(*, tournament: Tournament, user: Any = None) -> list[Registration]:
+def start_ranks_sort(*, tournament: Tournament, user: AnyUser | None = None) -> list[Registration]:
     """Seed the field again by rating (seeding_key), until round 1 is paired."""
     require_arbiter(user, tournament)
     tournament_lock(tournament.pk)
@@ -262,7 +273,7 @@ def start_ranks_sort(*, tournament: Tournament, user: Any = None) -> list[Regist
 
 @transaction.atomic
 def start_rank_move(
-    *, registration: Registration, rank: int, user: Any = None
+    *, registration: Registration, rank: int, user: AnyUser | None = None
 ) -> list[Registration]:
     """Move one entrant to start rank `rank`, the others closing up, until round 1 is
     paired."""
@@ -283,7 +294,7 @@ def start_rank_move(
 
 @transaction.atomic
 def registration_withdraw(
-    *, registration: Registration, user: Any = None, expelled: bool = False
+    *, registration: Registration, user: AnyUser | None = None, expelled: bool = False
 ) -> Registration:
     """Withdraw (or expel, Art. 12.4 g) from all later rounds; played games stand. Only an
     active player withdraws (409 otherwise: an expelled one comes back by revoking the
@@ -336,7 +347,9 @@ def _out_refuse(reg: Registration) -> None:
 
 
 @transaction.atomic
-def registration_withdrawal_undo(*, registration: Registration, user: Any = None) -> Registration:
+def registration_withdrawal_undo(
+    *, registration: Registration, user: AnyUser | None = None
+) -> Registration:
     """Take a withdrawal back while no round has been paired since; an expulsion is undone
     by revoking its penalty (409 while one stands)."""
     require_arbiter(user, registration.tournament)
@@ -380,7 +393,7 @@ def registration_reinstate(*, registration: Registration) -> Registration:
 
 @transaction.atomic
 def bye_request_create(
-    *, registration: Registration, round_number: int, user: Any = None
+    *, registration: Registration, round_number: int, user: AnyUser | None = None
 ) -> ByeRequest:
     tournament = registration.tournament
     require_arbiter(user, tournament)
@@ -433,7 +446,9 @@ def bye_request_create(
 
 
 @transaction.atomic
-def bye_request_cancel(*, registration: Registration, round_number: int, user: Any = None) -> int:
+def bye_request_cancel(
+    *, registration: Registration, round_number: int, user: AnyUser | None = None
+) -> int:
     """Cancel a requested bye of a round not yet paired; the number cancelled (0 or 1)."""
     require_arbiter(user, registration.tournament)
     if registration.tournament.rounds.filter(number=round_number).exists():
@@ -459,7 +474,7 @@ def bye_request_cancel(*, registration: Registration, round_number: int, user: A
 
 @transaction.atomic
 def forbidden_pair_create(
-    *, tournament: Tournament, first: Player, second: Player, user: Any = None
+    *, tournament: Tournament, first: Player, second: Player, user: AnyUser | None = None
 ) -> ForbiddenPair:
     """Two entrants the pairing must not put together (kept in id order)."""
     require_arbiter(user, tournament)
@@ -481,7 +496,7 @@ def forbidden_pair_create(
 
 @transaction.atomic
 def forbidden_pair_delete(
-    *, tournament: Tournament, first: Player, second: Player, user: Any = None
+    *, tournament: Tournament, first: Player, second: Player, user: AnyUser | None = None
 ) -> int:
     require_arbiter(user, tournament)
     a, b = sorted((first.pk, second.pk))

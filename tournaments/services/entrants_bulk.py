@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from klinzha_site.user_types import AnyUser
 from tournaments.entrant_lines import EntrantLine
 from tournaments.models import Club, Player, Registration, Tournament
 from tournaments.services.common import require_arbiter, tournament_lock
 from tournaments.services.entrants import club_create, player_create, registration_create
 
 
-def _player_for(line: EntrantLine, user: Any, tournament: Tournament) -> Player:
+def _player_for(line: EntrantLine, user: AnyUser | None, tournament: Tournament) -> Player:
     """The one known player of that name (and club, when given), else a new one."""
     known = Player.objects.filter(name=line.name)
     if line.club:
@@ -32,7 +32,7 @@ def _player_for(line: EntrantLine, user: Any, tournament: Tournament) -> Player:
 
 @transaction.atomic
 def entrants_bulk_register(
-    *, tournament: Tournament, lines: Sequence[EntrantLine], user: Any = None
+    *, tournament: Tournament, lines: Sequence[EntrantLine], user: AnyUser | None = None
 ) -> list[Registration]:
     """Register every line's player (a known player of the same name and club, else a new
     one) through registration_create. Every refused line is named (ValidationError keyed

@@ -3,15 +3,17 @@ officials."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import date
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext
 
+from klinzha_site.user_types import AnyUser
 from rules.variants import SUPPORTED_VARIANTS, parse_variants
 from tournaments.audit import Action, audit_append
 from tournaments.event_rules import time_control_normal, variants_problems
@@ -108,7 +110,7 @@ def tournament_settings_check(
     """Every rule a tournament's settings must keep, all checked: one ValidationError naming
     each setting in error (the forms show them all at once, beside their fields)."""
     errors: dict[str, list[str]] = {}
-    checks = (
+    checks: tuple[Callable[[], None], ...] = (
         lambda: _validate_tiebreaks(tournament.tiebreaks),
         lambda: _validate_rules(tournament, changed=changed),
         lambda: tournament_bounds_check(tournament),
@@ -130,7 +132,7 @@ def tournament_create(
     name: str,
     slug: str,
     start_date: date,
-    organizer: Any = None,
+    organizer: AnyUser | None = None,
     **fields: Any,
 ) -> Tournament:
     if organizer is not None and not user_is_organizer(organizer):
@@ -147,7 +149,9 @@ def tournament_create(
 
 
 @transaction.atomic
-def tournament_update(*, tournament: Tournament, user: Any = None, **fields: Any) -> Tournament:
+def tournament_update(
+    *, tournament: Tournament, user: AnyUser | None = None, **fields: Any
+) -> Tournament:
     """Change settings; those that change results are locked once round 1 is paired.
     The chief arbiter and the organizer may do this; officials are set by officials_set."""
     role_require(user=user, tournament=tournament, role=Role.CHIEF_ARBITER)
@@ -186,9 +190,9 @@ def tournament_update(*, tournament: Tournament, user: Any = None, **fields: Any
 def officials_set(
     *,
     tournament: Tournament,
-    user: Any,
-    chief_arbiter: Any = None,
-    arbiters: Sequence[Any] = (),
+    user: AnyUser | None,
+    chief_arbiter: User | None = None,
+    arbiters: Sequence[User] = (),
 ) -> Tournament:
     """The organizer names the chief arbiter and the arbiters."""
     role_require(user=user, tournament=tournament, role=Role.ORGANIZER)

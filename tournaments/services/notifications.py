@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.core.mail import EmailMessage, get_connection
 from django.db import transaction
 from django.urls import reverse
@@ -66,7 +67,7 @@ def _language(player: Player | None) -> str:
     return (player.language if player is not None else "") or settings.LANGUAGE_CODE
 
 
-def _account_language(account: Any) -> str:
+def _account_language(account: User) -> str:
     """An official's: their player's language when the account plays too."""
     player = Player.objects.filter(user=account).first()
     return _language(player)
@@ -126,7 +127,7 @@ def _pairing_mail(round: Round, game: Game, player: Player) -> tuple[str, str]:
     return subject, body
 
 
-def notify_result_to_confirm(*, game: Game, entered_by: Any) -> None:
+def notify_result_to_confirm(*, game: Game, entered_by: User | None) -> None:
     """A result entered waits for a second account (the tournament's result_confirmation):
     its combatants check it, the event's arbiters other than who entered it confirm it; each
     reads the mail in their own language."""

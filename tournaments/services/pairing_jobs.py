@@ -5,7 +5,6 @@ from __future__ import annotations
 import logging
 import time
 from datetime import timedelta
-from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
@@ -16,6 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from klinzha_site.tasking import task_send
+from klinzha_site.user_types import AnyUser
 from tournaments.models import PairingJob, Tournament
 from tournaments.pairing_selectors import (
     pairing_heartbeat_key,
@@ -46,7 +46,7 @@ STALE_REASON = "no progress for %(seconds)s s: the worker pairing it stopped, or
 
 
 @transaction.atomic
-def pairing_job_create(*, tournament: Tournament, user: Any = None) -> PairingJob:
+def pairing_job_create(*, tournament: Tournament, user: AnyUser | None = None) -> PairingJob:
     """Queue the pairing of the next round in a worker (once committed)."""
     require_arbiter(user, tournament)
     tournament_lock(tournament.pk)

@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext
 
+from klinzha_site.user_types import AnyUser
 from tournaments.audit import Action, audit_append
 from tournaments.models import Game, Penalty, Player, Registration, Tournament
 from tournaments.penalty_kinds import BY_VALUE, Amount, Effect, PenaltyKind, penalty_kind
@@ -58,7 +59,7 @@ def penalty_impose(
     player: Player,
     kind: str,
     reason: str,
-    user: Any,
+    user: AnyUser | None,
     game: Game | None = None,
     round_number: int | None = None,
     amount: Any = None,
@@ -117,7 +118,11 @@ def penalty_impose(
 
 
 def _target_check(
-    tournament: Tournament, player: Player, game: Game | None, spec: PenaltyKind, user: Any
+    tournament: Tournament,
+    player: Player,
+    game: Game | None,
+    spec: PenaltyKind,
+    user: AnyUser | None,
 ) -> None:
     """The penalty's target read again under the tournament's lock: pairings and entrants
     change under the same lock, so what was checked before it could be stale."""
@@ -141,7 +146,12 @@ def _target_check(
 
 
 def _penalty_effect(
-    penalty: Penalty, spec: PenaltyKind, *, sign: int, user: Any, from_ply: int | None = None
+    penalty: Penalty,
+    spec: PenaltyKind,
+    *,
+    sign: int,
+    user: AnyUser | None,
+    from_ply: int | None = None,
 ) -> None:
     """Clock and registration effects; result effects are read by the standings."""
     if spec.on_clock:
@@ -165,7 +175,7 @@ def _expulsions_in_force(revoked: Penalty) -> bool:
 
 
 @transaction.atomic
-def penalty_revoke(*, penalty: Penalty, reason: str, user: Any) -> Penalty:
+def penalty_revoke(*, penalty: Penalty, reason: str, user: AnyUser | None) -> Penalty:
     """Undo a penalty with a new entry; the original stays on record. Revoking takes the
     role imposing its kind takes (an expulsion is the chief arbiter's to take back)."""
     if penalty.kind == Penalty.Kind.REVOCATION:

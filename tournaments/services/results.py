@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from klinzha_site.user_types import AnyUser
 from tournaments.audit import Action, audit_append
 from tournaments.models import Game, Round, Tournament
 from tournaments.services.common import (
@@ -40,7 +40,7 @@ def game_lock(game: Game) -> Game:
     )
 
 
-def game_arbiter_require(*, game: Game, user: Any) -> None:
+def game_arbiter_require(*, game: Game, user: AnyUser | None) -> None:
     """PermissionDenied unless `user` arbitrates the game's tournament (read without a
     lock): checked before game_lock, so a caller without the role takes no row lock."""
     if user is not None:
@@ -48,7 +48,7 @@ def game_arbiter_require(*, game: Game, user: Any) -> None:
 
 
 @transaction.atomic
-def game_result_set(*, game: Game, result: str, user: Any = None) -> Game:
+def game_result_set(*, game: Game, result: str, user: AnyUser | None = None) -> Game:
     """Enter or correct a result. Entering the same result twice changes nothing. With the
     tournament's result_confirmation on, the result waits for a second account's
     confirmation (game_result_countersign) before it counts. The role is checked before
@@ -100,7 +100,7 @@ def game_result_set(*, game: Game, result: str, user: Any = None) -> Game:
 
 
 @transaction.atomic
-def game_result_countersign(*, game: Game, user: Any) -> Game:
+def game_result_countersign(*, game: Game, user: AnyUser | None) -> Game:
     """The second person's confirmation of an entered result: never the account that
     entered it. The role is checked before any lock."""
     game_arbiter_require(game=game, user=user)
@@ -118,7 +118,7 @@ def game_result_countersign(*, game: Game, user: Any) -> Game:
                 )
             }
         )
-    locked.result_confirmed_by = user
+    locked.result_confirmed_by = acting_account(user)
     locked.result_confirmed_at = timezone.now()
     locked.save(update_fields=["result_confirmed_by", "result_confirmed_at"])
     audit_append(
@@ -133,7 +133,9 @@ def game_result_countersign(*, game: Game, user: Any) -> Game:
 
 
 @transaction.atomic
-def round_results_set(*, round: Round, results: Mapping[int, str], user: Any = None) -> list[Game]:
+def round_results_set(
+    *, round: Round, results: Mapping[int, str], user: AnyUser | None = None
+) -> list[Game]:
     """A round's results entered at once (the console's grid), board by board through
     game_result_set: all or none. Every refused board is named (ValidationError keyed
     "board N") and then no board is saved, so a typo never leaves half a round entered."""

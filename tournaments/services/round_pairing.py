@@ -4,7 +4,6 @@ knockout (its progress read from the stored rounds)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -13,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from klinzha_site.errors import Conflict
+from klinzha_site.user_types import AnyUser
 from tournaments.audit import Action, audit_append
 from tournaments.models import Game, Registration, Round, Tournament
 from tournaments.pairing import (
@@ -55,7 +55,7 @@ KNOCKOUT_OUTCOME = {
 def round_pair(
     *,
     tournament: Tournament,
-    user: Any = None,
+    user: AnyUser | None = None,
     round_number: int | None = None,
     publish: bool = True,
     progress: Progress | None = None,
@@ -157,7 +157,7 @@ def _knockout_decided_check(
     return progress
 
 
-def _withdrawn_games_settle(rnd: Round, user: Any, *, free_rounds: bool) -> None:
+def _withdrawn_games_settle(rnd: Round, user: AnyUser | None, *, free_rounds: bool) -> None:
     """In a fixed table or a bracket, a game against a player who has left is the other's
     forfeit win (a knockout walkover), and a round robin's sit-out is its free round."""
     left = set(
@@ -240,7 +240,9 @@ def _knockout_progress(tournament: Tournament) -> tuple[str, list[tuple[int, int
     return _knockout_step(stage, played, rounds[-1].number, left)
 
 
-def _knockout_outcome(game: Game, effects: dict[tuple[int, int], tuple[PenaltyEffect, ...]]) -> str:
+def _knockout_outcome(
+    game: Game, effects: dict[tuple[int, int | None], tuple[PenaltyEffect, ...]]
+) -> str:
     """Who a knockout game sends on: the result, or a battle declared lost (Art. 12.4 d)."""
     assert game.second_id is not None
     declared = declared_result(

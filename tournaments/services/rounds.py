@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext
 
 from klinzha_site.errors import Conflict
+from klinzha_site.user_types import AnyUser
 from tournaments.audit import Action, audit_append
 from tournaments.models import Game, Registration, Round, Tournament
 from tournaments.pairing import (
@@ -70,6 +70,7 @@ def _spindle_cast_apply(game: Game, tournament: Tournament) -> None:
     game.spindle_seed = spindle_seed_new(
         slug=tournament.slug, round_number=game.round.number, board=game.board
     )
+    assert game.second_id is not None  # a bye casts no spindle: the caller leaves it out
     casters = (game.first_id, game.second_id)
     cast = spindle_cast(game.spindle_seed, PLACEMENT_CAST)
     choice = spindle_choice_default(
@@ -88,7 +89,7 @@ def round_create(
     tournament: Tournament,
     pairings: Sequence[tuple[int, int | None]],
     requested_byes: Sequence[int] = (),
-    user: Any = None,
+    user: AnyUser | None = None,
     status: str = Round.Status.PUBLISHED,
 ) -> Round:
     """Store the next round: (first placer id, second id or None for the pairing bye)."""
@@ -135,7 +136,7 @@ def round_create(
     return rnd
 
 
-def _draft_locked(round: Round, user: Any, *, field: str, published: str) -> Round:
+def _draft_locked(round: Round, user: AnyUser | None, *, field: str, published: str) -> Round:
     """The round locked, for an arbiter, while it is still a proposal; once published the
     caller's error `published` is raised under `field` ("{number}" is the round's)."""
     require_arbiter(user, round.tournament)
@@ -147,7 +148,7 @@ def _draft_locked(round: Round, user: Any, *, field: str, published: str) -> Rou
 
 
 @transaction.atomic
-def round_publish(*, round: Round, user: Any = None) -> Round:
+def round_publish(*, round: Round, user: AnyUser | None = None) -> Round:
     """Make a proposed round official: the players see it and results can be entered."""
     locked = _draft_locked(
         round, user, field="round", published="round {number} is published already"
@@ -168,7 +169,7 @@ def round_publish(*, round: Round, user: Any = None) -> Round:
 
 @transaction.atomic
 def round_schedule(
-    *, round: Round, starts_at: datetime | None, place: str = "", user: Any = None
+    *, round: Round, starts_at: datetime | None, place: str = "", user: AnyUser | None = None
 ) -> Round:
     """Set a round's scheduled start and place; latecomers are counted from that start."""
     require_arbiter(user, round.tournament)
@@ -191,7 +192,7 @@ def round_schedule(
 
 
 @transaction.atomic
-def round_unpublish(*, round: Round, user: Any = None) -> Round:
+def round_unpublish(*, round: Round, user: AnyUser | None = None) -> Round:
     """Take the last published round back to a proposal while none of its games has a
     result, so that it can be edited, or discarded and paired again."""
     require_arbiter(user, round.tournament)
@@ -226,7 +227,7 @@ def round_unpublish(*, round: Round, user: Any = None) -> Round:
 
 
 @transaction.atomic
-def round_discard(*, round: Round, user: Any = None) -> int:
+def round_discard(*, round: Round, user: AnyUser | None = None) -> int:
     """Throw away a proposed (unpublished) round, so that it can be paired again."""
     locked = _draft_locked(
         round, user, field="round", published="a published round cannot be discarded"
@@ -271,7 +272,7 @@ def _pairings_mismatch(tournament: Tournament, given: list[int], expected: list[
 
 @transaction.atomic
 def round_pairings_edit(
-    *, round: Round, pairings: Sequence[tuple[int, int | None]], user: Any = None
+    *, round: Round, pairings: Sequence[tuple[int, int | None]], user: AnyUser | None = None
 ) -> list[str]:
     """Replace a proposed round's pairings by hand: (first placer, second or None for the
     bye). Everyone of the round must appear once; every rule the edit breaks comes back as a
@@ -315,7 +316,9 @@ def round_pairings_edit(
 
 
 @transaction.atomic
-def game_spindle_choose(*, game: Game, chooser: int, placement: str, user: Any = None) -> Game:
+def game_spindle_choose(
+    *, game: Game, chooser: int, placement: str, user: AnyUser | None = None
+) -> Game:
     """Record the choice the combatants declared after the cast (Art. 2.3): `chooser` (a
     player id: the option holder, or the other when granted the option) places `placement`
     ("first" or "last"); the game's first placer follows. Only before the battle has a
@@ -343,7 +346,7 @@ def game_spindle_choose(*, game: Game, chooser: int, placement: str, user: Any =
                 )
             }
         )
-    casters: list[int] = summary["casters"]  # type: ignore[assignment]
+    casters: list[int] = summary["casters"]
     if chooser not in casters:
         raise ValidationError({"chooser": gettext("the chooser must be one of the two combatants")})
     try:

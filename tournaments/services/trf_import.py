@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
 
 from django.db import transaction
+from django.db.models import Field
 from django.utils import timezone, translation
 from django.utils.text import slugify
 
+from klinzha_site.user_types import AnyUser
 from rules.points import format_points
 from tournaments.models import ForbiddenPair, Game, Player, Registration, Round, Tournament
 from tournaments.selectors import standings_compute
@@ -62,13 +63,13 @@ class TrfImport:
     warnings: list[str]
 
 
-def tournament_import_trf(*, text: str, organizer: Any = None) -> Tournament:
+def tournament_import_trf(*, text: str, organizer: AnyUser | None = None) -> Tournament:
     """Create a tournament with its players and played rounds from a TRF file."""
     return trf_import(text=text, organizer=organizer).tournament
 
 
 @transaction.atomic
-def trf_import(*, text: str, organizer: Any = None) -> TrfImport:
+def trf_import(*, text: str, organizer: AnyUser | None = None) -> TrfImport:
     """Create a tournament from a TRF file (TrfError names the line of a file refused),
     with warnings where its points column disagrees with its results."""
     trf = read_trf(text)
@@ -141,7 +142,8 @@ def _limits_check(trf: TrfTournament) -> None:
         number = trf.lines["XXR"]
         raise TrfError(f"line {number}: {trf.rounds} rounds; a tournament has {ROUNDS_MAX} at most")
     for code, value, field in (("012", trf.name, "name"), ("022", trf.city, "venue")):
-        limit = Tournament._meta.get_field(field).max_length
+        column = Tournament._meta.get_field(field)
+        limit = column.max_length if isinstance(column, Field) else None
         if limit is not None and len(value) > limit:
             raise TrfError(f"line {trf.lines[code]}: longer than {limit} characters")
 

@@ -3,12 +3,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django import template
 from django.conf import settings
 from django.urls import translate_url
 
+from klinzha_site.user_types import AnyUser
 from tournaments.roles import user_is_official
 
 register = template.Library()
@@ -18,8 +17,8 @@ register = template.Library()
 def user_officiates(context: template.Context) -> bool:
     """Players and visitors are not shown a link to pages they may not use: only organizers
     and users who arbitrate or organize some tournament are."""
-    user: Any = context.get("user")
-    if user is None or not getattr(user, "is_authenticated", False):
+    user: AnyUser | None = context.get("user")
+    if user is None or not user.is_authenticated:
         return False
     return user_is_official(user) or user.organized_tournaments.exists()
 

@@ -4,6 +4,7 @@ broken one refused), and who may sign a record with which role."""
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from games import services
@@ -38,6 +39,22 @@ def test_a_key_of_another_account_is_refused(officials):
     with pytest.raises(ValidationError) as e:
         services.signing_key_register(user=officials.stranger, public_key=pub)
     assert list(e.value.message_dict) == ["public_key"]
+
+
+def test_the_anonymous_neither_registers_a_key_nor_signs(officials, game):
+    # The pages and the API let only an account in; the services refuse the anonymous too.
+    sub = services.submission_create(game=game, raw=CAPTURE, enqueue=False)
+    pem, pub = generate_key()
+    with pytest.raises(PermissionDenied):
+        services.signing_key_register(user=AnonymousUser(), public_key=pub)
+    with pytest.raises(PermissionDenied):
+        services.signature_add(
+            submission=sub,
+            user=AnonymousUser(),
+            public_key=pub,
+            signature=sign_record(sub.text, pem).signature,
+        )
+    assert not SigningKey.objects.exists() and not RecordSignature.objects.exists()
 
 
 def signed(user, sub: RecordSubmission) -> tuple[str, str]:  # type: ignore[no-untyped-def]

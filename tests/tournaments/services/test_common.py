@@ -114,3 +114,10 @@ def test_standings_bump_invalidates_the_cached_standings(event):
     assert {r.entrant.name: r.score for r in selectors.standings_compute(tournament=t)}["Ann"] == 1
     standings_bump(t)
     assert version(t) == before + 2
+
+
+def test_the_tournaments_officiated_are_none_for_the_anonymous(officials, event):
+    t, _ = event
+    assert [x.pk for x in selectors.tournament_list_officiated(user=officials.arbiter)] == [t.pk]
+    assert not selectors.tournament_list_officiated(user=officials.stranger).exists()
+    assert not selectors.tournament_list_officiated(user=AnonymousUser()).exists()
