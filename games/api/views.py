@@ -30,7 +30,8 @@ from games.api.serializers import (
 )
 from games.models import Irregularity, RecordSubmission, SigningKey
 from rules.position import KIND_NAMES
-from tournaments.api import views as tournament_views
+from tournaments.api import games as tournament_games
+from tournaments.api import tournaments as tournament_resource
 from tournaments.permissions import (
     game_visible_get,
     games_visible_q,
@@ -105,7 +106,7 @@ class SigningKeyViewSet(viewsets.GenericViewSet):
         return Response(SigningKeySerializer(key).data, status=status.HTTP_201_CREATED)
 
 
-class TournamentViewSet(tournament_views.TournamentViewSet):
+class TournamentViewSet(tournament_resource.TournamentViewSet):
     @extend_schema(request={"multipart/form-data": UploadSerializer}, responses={201: None})
     @action(
         detail=True,
@@ -127,7 +128,7 @@ class TournamentViewSet(tournament_views.TournamentViewSet):
         return Response(stored.as_dict(), status=status.HTTP_201_CREATED)
 
 
-class GameViewSet(ClockActions, tournament_views.GameViewSet):
+class GameViewSet(ClockActions, tournament_games.GameViewSet):
     serializer_class = GameWithRecordSerializer
 
     @extend_schema(request=DisagreementRulingSerializer, responses={200: GameWithRecordSerializer})
