@@ -1,7 +1,8 @@
 """The bodies of the API's actions that answer with a small object of their own (a
 registration, a withdrawal, a round published, an irregularity ruled, ...): their field
 names and values, exactly, as clients read them. Each is compared whole, so a field added,
-renamed or rendered differently (a date, a number) fails here."""
+renamed or rendered differently (a date, a number) fails here; and each answer is held to
+the API's schema (tests.api_schema), so the output serializers describe exactly these."""
 
 from __future__ import annotations
 
@@ -11,9 +12,9 @@ from datetime import UTC, date, datetime
 
 import pytest
 from django.contrib.auth import get_user_model
-from rest_framework.test import APIClient
 
 from games.models import RecordSubmission
+from tests.api_schema import SchemaCheckedClient
 from tournaments import pairing_selectors, selectors, services
 from tournaments.models import Game, PairingJob, Player, Registration, Tournament
 from tournaments.standings import standings_json
@@ -30,7 +31,7 @@ def arbiter():  # type: ignore[no-untyped-def]
 
 @pytest.fixture
 def api(arbiter):  # type: ignore[no-untyped-def]
-    client = APIClient()
+    client = SchemaCheckedClient()
     client.force_authenticate(arbiter)
     return client
 

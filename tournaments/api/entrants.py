@@ -13,15 +13,27 @@ from rest_framework.response import Response
 
 from tournaments import selectors, services
 from tournaments.api.common import registration_get
-from tournaments.api.serializers import (
+from tournaments.api.errors import errors
+from tournaments.api.inputs import (
     ByeRequestSerializer,
-    EntrantSerializer,
-    ForbiddenPairSerializer,
     PlayerPairSerializer,
     RegistrationSerializer,
     StartRankSerializer,
     WithdrawalSerializer,
 )
+from tournaments.api.outputs import (
+    ByeCancelOutSerializer,
+    ByeRequestOutSerializer,
+    ByeRequestRowSerializer,
+    RegistrationOutSerializer,
+    WithdrawalOutSerializer,
+    WithdrawalUndoOutSerializer,
+)
+from tournaments.api.serializers import EntrantSerializer, ForbiddenPairSerializer
+
+# What a write on an entrant can be refused with; 409 where the event's state decides.
+WRITE_ERRORS = errors(400, 401, 403, 404)
+STATE_ERRORS = errors(400, 401, 403, 404, 409)
 
 
 # Actions of TournamentViewSet (tournaments.api.tournaments), on /api/tournaments/{slug}/.
@@ -29,10 +41,16 @@ from tournaments.api.serializers import (
 # description.)
 class EntrantActions(viewsets.GenericViewSet):
     @extend_schema(
-        request=RegistrationSerializer,
-        responses={201: None, 200: EntrantSerializer(many=True)},
+        methods=["GET"],
+        request=None,
+        responses={200: EntrantSerializer(many=True), **errors(404)},
     )
-    @action(detail=True, methods=["get", "post"])
+    @extend_schema(
+        methods=["POST"],
+        request=RegistrationSerializer,
+        responses={201: RegistrationOutSerializer, **STATE_ERRORS},
+    )
+    @action(detail=True, methods=["get", "post"], pagination_class=None)
     def registrations(self, request: Request, slug: str | None = None) -> Response:
         """The entrants by start rank (GET); register a player (POST)."""
         t = self.get_object()
@@ -43,16 +61,16 @@ class EntrantActions(viewsets.GenericViewSet):
         reg = services.registration_create(
             tournament=t, player=data.validated_data["player"], user=request.user
         )
-        return Response(
-            {"player": reg.player_id, "first_round": reg.first_round, "start_rank": reg.start_rank},
-            status=status.HTTP_201_CREATED,
-        )
+        return Response(RegistrationOutSerializer(reg).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=StartRankSerializer, responses={200: EntrantSerializer(many=True)})
-    @action(detail=True, methods=["post"], url_path="start-ranks")
+    @extend_schema(
+        request=StartRankSerializer,
+        responses={200: EntrantSerializer(many=True), **STATE_ERRORS},
+    )
+    @action(detail=True, methods=["post"], url_path="start-ranks", pagination_class=None)
     def start_ranks(self, request: Request, slug: str | None = None) -> Response:
         """Seed the entrants again by rating (`sort`), or move one to a start rank; until
-        round 1 is paired (409 after)."""
+        round 1 is paired (409 after). The entrants by their new start ranks."""
         t = self.get_object()
         data = StartRankSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -66,9 +84,13 @@ class EntrantActions(viewsets.GenericViewSet):
             )
         return Response(EntrantSerializer(selectors.entrant_list(tournament=t), many=True).data)
 
-    @extend_schema(request=WithdrawalSerializer, responses={200: None})
+    @extend_schema(
+        request=WithdrawalSerializer, responses={200: WithdrawalOutSerializer, **STATE_ERRORS}
+    )
     @action(detail=True, methods=["post"])
     def withdrawals(self, request: Request, slug: str | None = None) -> Response:
+        """Withdraw an entrant from the next round on (`expelled`: an expulsion, Art.
+        12.4 g)."""
         t = self.get_object()
         data = WithdrawalSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -77,17 +99,27 @@ class EntrantActions(viewsets.GenericViewSet):
             user=request.user,
             expelled=data.validated_data["expelled"],
         )
-        return Response(
-            {"player": reg.player_id, "status": reg.status, "last_round": reg.last_round}
-        )
+        return Response(WithdrawalOutSerializer(reg).data)
 
-    @extend_schema(request=ByeRequestSerializer, responses={201: None, 200: None})
-    @action(detail=True, methods=["get", "post"], url_path="bye-requests")
+    @extend_schema(
+        methods=["GET"],
+        request=None,
+        responses={200: ByeRequestRowSerializer(many=True), **errors(404)},
+        # The name it always had, from when the schema did not say it is a list.
+        operation_id="tournaments_bye_requests_retrieve",
+    )
+    @extend_schema(
+        methods=["POST"],
+        request=ByeRequestSerializer,
+        responses={201: ByeRequestOutSerializer, **STATE_ERRORS},
+    )
+    @action(detail=True, methods=["get", "post"], url_path="bye-requests", pagination_class=None)
     def bye_requests(self, request: Request, slug: str | None = None) -> Response:
         """The requested byes (GET); request one for a round not yet paired (POST)."""
         t = self.get_object()
         if request.method == "GET":
-            return Response(selectors.bye_request_list(tournament=t))
+            rows = selectors.bye_request_list(tournament=t)
+            return Response(ByeRequestRowSerializer(rows, many=True).data)
         data = ByeRequestSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         bye = services.bye_request_create(
@@ -95,12 +127,11 @@ class EntrantActions(viewsets.GenericViewSet):
             round_number=data.validated_data["round"],
             user=request.user,
         )
-        return Response(
-            {"player": bye.registration.player_id, "round": bye.round_number},
-            status=status.HTTP_201_CREATED,
-        )
+        return Response(ByeRequestOutSerializer(bye).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=ByeRequestSerializer, responses={200: None})
+    @extend_schema(
+        request=ByeRequestSerializer, responses={200: ByeCancelOutSerializer, **STATE_ERRORS}
+    )
     @action(detail=True, methods=["post"], url_path="bye-requests/cancel")
     def bye_request_cancel(self, request: Request, slug: str | None = None) -> Response:
         """Cancel a requested bye of a round not yet paired (409 once it is)."""
@@ -112,9 +143,11 @@ class EntrantActions(viewsets.GenericViewSet):
             round_number=data.validated_data["round"],
             user=request.user,
         )
-        return Response({"cancelled": cancelled})
+        return Response(ByeCancelOutSerializer({"cancelled": cancelled}).data)
 
-    @extend_schema(request=WithdrawalSerializer, responses={200: None})
+    @extend_schema(
+        request=WithdrawalSerializer, responses={200: WithdrawalUndoOutSerializer, **STATE_ERRORS}
+    )
     @action(detail=True, methods=["post"], url_path="withdrawal-undo")
     def withdrawal_undo(self, request: Request, slug: str | None = None) -> Response:
         """Take a withdrawal back while no round was paired since (409 otherwise)."""
@@ -125,20 +158,28 @@ class EntrantActions(viewsets.GenericViewSet):
             registration=registration_get(tournament=t, player=data.validated_data["player"]),
             user=request.user,
         )
-        return Response({"player": reg.player_id, "status": reg.status})
+        return Response(WithdrawalUndoOutSerializer(reg).data)
 
     @extend_schema(
-        request=PlayerPairSerializer, responses={200: ForbiddenPairSerializer(many=True)}
+        methods=["GET"],
+        request=None,
+        responses={200: ForbiddenPairSerializer(many=True), **errors(404)},
     )
-    @action(detail=True, methods=["get", "post"], url_path="forbidden-pairs")
+    @extend_schema(
+        methods=["POST"],
+        request=PlayerPairSerializer,
+        responses={200: ForbiddenPairSerializer(many=True), **WRITE_ERRORS},
+    )
+    @action(detail=True, methods=["get", "post"], url_path="forbidden-pairs", pagination_class=None)
     def forbidden_pairs(self, request: Request, slug: str | None = None) -> Response:
         """Pairs the pairing must not put together (TRF XXP): list (GET), add (POST)."""
         return self._forbidden_pairs(request, services.forbidden_pair_create)
 
     @extend_schema(
-        request=PlayerPairSerializer, responses={200: ForbiddenPairSerializer(many=True)}
+        request=PlayerPairSerializer,
+        responses={200: ForbiddenPairSerializer(many=True), **WRITE_ERRORS},
     )
-    @action(detail=True, methods=["post"], url_path="forbidden-pairs/remove")
+    @action(detail=True, methods=["post"], url_path="forbidden-pairs/remove", pagination_class=None)
     def forbidden_pair_remove(self, request: Request, slug: str | None = None) -> Response:
         """Let two entrants meet again."""
         return self._forbidden_pairs(request, services.forbidden_pair_delete)

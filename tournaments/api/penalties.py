@@ -14,7 +14,9 @@ from rest_framework.response import Response
 
 from klinzha_site.parsing import ascii_int_or_none
 from tournaments import selectors, services
-from tournaments.api.serializers import AuditSerializer, PenaltySerializer, RevocationSerializer
+from tournaments.api.errors import errors
+from tournaments.api.inputs import RevocationSerializer
+from tournaments.api.serializers import AuditSerializer, PenaltySerializer
 from tournaments.models import Penalty
 from tournaments.roles import Role, role_require, user_can_arbitrate
 
@@ -23,8 +25,17 @@ from tournaments.roles import Role, role_require, user_can_arbitrate
 # (No class docstring: drf-spectacular would take it for every tournament operation's
 # description.)
 class PenaltyActions(viewsets.GenericViewSet):
-    @extend_schema(request=PenaltySerializer, responses={200: PenaltySerializer(many=True)})
-    @action(detail=True, methods=["get", "post"])
+    @extend_schema(
+        methods=["GET"],
+        request=None,
+        responses={200: PenaltySerializer(many=True), **errors(404)},
+    )
+    @extend_schema(
+        methods=["POST"],
+        request=PenaltySerializer,
+        responses={201: PenaltySerializer, **errors(400, 401, 403, 404)},
+    )
+    @action(detail=True, methods=["get", "post"], pagination_class=None)
     def penalties(self, request: Request, slug: str | None = None) -> Response:
         """Arbiters see and impose penalties; a player sees their own."""
         t = self.get_object()
@@ -47,9 +58,13 @@ class PenaltyActions(viewsets.GenericViewSet):
         )
         return Response(PenaltySerializer(penalty).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=RevocationSerializer, responses={201: PenaltySerializer})
+    @extend_schema(
+        request=RevocationSerializer,
+        responses={201: PenaltySerializer, **errors(400, 401, 403, 404)},
+    )
     @action(detail=True, methods=["post"])
     def revocations(self, request: Request, slug: str | None = None) -> Response:
+        """Revoke a penalty: the revocation, itself a penalty row that `revokes` it."""
         t = self.get_object()
         # Who may ask first: an outsider learns nothing about which penalties exist (403).
         role_require(user=request.user, tournament=t, role=Role.ARBITER)
@@ -63,8 +78,8 @@ class PenaltyActions(viewsets.GenericViewSet):
         )
         return Response(PenaltySerializer(revocation).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(responses={200: AuditSerializer(many=True)})
-    @action(detail=True, methods=["get"])
+    @extend_schema(responses={200: AuditSerializer(many=True), **errors(400, 403, 404)})
+    @action(detail=True, methods=["get"], pagination_class=None)
     def audit(self, request: Request, slug: str | None = None) -> Response:
         """The tournament's audit trail: arbiters only."""
         t = self.get_object()
