@@ -2,8 +2,8 @@
 the order clients have always read them. The small ones render the answer (the view hands
 them the object); the standings and crosstable, thousands of cells read from the cache,
 describe the selectors' JSON (tournaments.standings.standings_json,
-tournaments.selectors.crosstable_json) and tests/test_api_schema_described.py holds the
-bodies to them."""
+tournaments.selectors.crosstable_json), and tests/test_api_bodies.py holds those bodies
+to the schema."""
 
 from __future__ import annotations
 
