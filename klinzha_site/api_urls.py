@@ -3,7 +3,7 @@
 from rest_framework.routers import DefaultRouter
 
 from games.api.views import GameViewSet, RecordViewSet, SigningKeyViewSet, TournamentViewSet
-from tournaments.api.views import ClubViewSet, PlayerViewSet
+from tournaments.api.players import ClubViewSet, PlayerViewSet
 
 router = DefaultRouter()
 router.register("tournaments", TournamentViewSet)

@@ -9,7 +9,6 @@ import re
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -163,7 +162,14 @@ def entrant_add(request: HttpRequest, t: Tournament) -> HttpResponse:
         messages.error(request, " ".join(form.non_field_errors()) or str(form.errors))
         return redirect(manage_url(t))
     try:
-        reg = _entrant_register(request, t, form)
+        reg = services.entrant_register(
+            tournament=t,
+            player=form.cleaned_data["player"],
+            name=form.cleaned_data["name"],
+            club=form.cleaned_data["club"],
+            rating=form.cleaned_data["rating"],
+            user=request.user,
+        )
     except ValidationError as exc:
         if not htmx:
             raise
@@ -180,22 +186,6 @@ def entrant_add(request: HttpRequest, t: Tournament) -> HttpResponse:
         return _manage_page(request, t, added=text)
     messages.success(request, text)
     return redirect(manage_url(t) + "#entrants")
-
-
-@transaction.atomic
-def _entrant_register(request: HttpRequest, t: Tournament, form: EntrantForm) -> Registration:
-    """A new player and their registration together: a refused registration leaves no
-    player behind."""
-    player = form.cleaned_data["player"]
-    if player is None:
-        player = services.player_create(
-            name=form.cleaned_data["name"],
-            club=form.cleaned_data["club"],
-            rating=form.cleaned_data["rating"] or 0,
-            user=request.user,
-            tournament=t,
-        )
-    return services.registration_create(tournament=t, player=player, user=request.user)
 
 
 def _registration(t: Tournament, player_id: int) -> Registration:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import csv
-import hashlib
 from collections.abc import Callable, Sequence
 
 from django.contrib.auth.models import AnonymousUser
@@ -28,6 +27,7 @@ from tournaments import page_selectors, selectors
 from tournaments.audit import audit_head
 from tournaments.formats import points_shown
 from tournaments.models import Player, Tournament
+from tournaments.published import tournament_published_serve
 from tournaments.standings import StandingRow
 
 TIEBREAK_LABELS = {
@@ -95,11 +95,6 @@ def _anonymous(request: HttpRequest) -> HttpRequest:
     return anonymous
 
 
-def _query_key(request: HttpRequest, params: Sequence[str]) -> str:
-    text = "&".join(f"{p}={request.GET.get(p, '')}" for p in params)
-    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest() if text else "-"
-
-
 def _published(
     request: HttpRequest,
     slug: str,
@@ -108,22 +103,16 @@ def _published(
     params: Sequence[str] = (),
     audited: bool = False,
 ) -> HttpResponseBase:
-    """A tournament's published page from the cache while the tournament's version stands
-    (and, for a page that is `audited`, publishing the audit trail's head, that head too):
-    one query on a hit; rendered for a visitor on a miss. A query parameter the page does
-    not read is answered uncached rather than stored under a key that would not show it."""
-    if not set(request.GET) <= set(params):
-        return view(request)
-    version = page_selectors.tournament_page_version_get(slug=slug, audited=audited)
-    if version is None:
-        raise Http404("no such tournament")
-    stamp, validator = version
-    key = f"{stamp}:{page}:{request.path}:{_query_key(request, params)}"
-    return page_serve(
-        request,
-        key=key,
+    """A tournament's published page (tournaments.published): rendered for a visitor on a
+    miss, keyed by its path too, with a signed-in user's account links put in as served."""
+    return tournament_published_serve(
+        request=request,
+        slug=slug,
+        name=f"{page}:{request.path}",
         render=lambda: view(_anonymous(request)),
-        validator=validator,
+        uncached=lambda: view(request),
+        params=params,
+        audited=audited,
         personalize=(
             (lambda body: _account_links(request, body)) if request.user.is_authenticated else None
         ),

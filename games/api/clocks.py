@@ -14,6 +14,7 @@ from games import selectors, services
 from games.models import ClockAdjustment
 from games.services.clocks import MAX_SECONDS
 from klinzha_site.parsers import StrictCharField
+from tournaments.api.errors import errors
 from tournaments.models import Colour, Game
 
 INT_MAX = 2**31 - 1
@@ -98,12 +99,14 @@ class LatecomersSerializer(serializers.Serializer):
 # (No class docstring: drf-spectacular would take it for every game operation's description.)
 class ClockActions:
     @extend_schema(
-        methods=["GET"], request=None, responses={200: ClockAdjustmentSerializer(many=True)}
+        methods=["GET"],
+        request=None,
+        responses={200: ClockAdjustmentSerializer(many=True), **errors(404)},
     )
     @extend_schema(
         methods=["POST"],
         request=ClockAdjustmentInSerializer,
-        responses={201: ClockAdjustmentSerializer},
+        responses={201: ClockAdjustmentSerializer, **errors(400, 401, 403, 404)},
     )
     @action(
         detail=True, methods=["get", "post"], url_path="clock-adjustments", pagination_class=None
@@ -133,7 +136,10 @@ class ClockActions:
         )
         return Response(ClockAdjustmentSerializer(adj).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=ClockRevokeSerializer, responses={200: ClockAdjustmentSerializer})
+    @extend_schema(
+        request=ClockRevokeSerializer,
+        responses={200: ClockAdjustmentSerializer, **errors(400, 401, 403, 404, 409)},
+    )
     @action(
         detail=True,
         methods=["post"],
@@ -155,7 +161,8 @@ class ClockActions:
         return Response(ClockAdjustmentSerializer(adj).data)
 
     @extend_schema(
-        request=LatecomersSerializer, responses={201: ClockAdjustmentSerializer(many=True)}
+        request=LatecomersSerializer,
+        responses={201: ClockAdjustmentSerializer(many=True), **errors(400, 401, 403, 404)},
     )
     @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
     def latecomers(self, request: Request, pk: str | None = None) -> Response:

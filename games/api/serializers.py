@@ -122,6 +122,35 @@ class TimeoutSerializer(serializers.Serializer):
     result = serializers.CharField(allow_blank=True)
 
 
+class UploadedRecordSerializer(serializers.Serializer):
+    """One record of an upload: stored as `id`, matched to `game` (null: to none) and why."""
+
+    id = serializers.IntegerField()
+    file = serializers.CharField(allow_blank=True)
+    game = serializers.IntegerField(allow_null=True)
+    match = serializers.CharField(allow_blank=True)
+
+
+class UploadOutSerializer(serializers.Serializer):
+    """What an upload stored (games.services.bulk.BulkUpload.as_dict), in its order."""
+
+    stored = serializers.IntegerField()
+    matched = serializers.IntegerField()
+    records = UploadedRecordSerializer(many=True)
+
+
+class IrregularityOutSerializer(serializers.Serializer):
+    """The ruling on an irregularity and where it leaves the game."""
+
+    kind = serializers.ChoiceField(choices=Irregularity.Kind.choices)
+    article = serializers.CharField()
+    ply = serializers.IntegerField(allow_null=True, help_text="the illegal ply")
+    new_record = serializers.IntegerField(allow_null=True, help_text="the record's new version")
+    result = serializers.ChoiceField(choices=Game.Result.choices)
+    battles_annulled = serializers.IntegerField()
+    replay_from_version = serializers.IntegerField()
+
+
 class GameWithRecordSerializer(GameSerializer):
     """A game with what its final record says against its entered result."""
 

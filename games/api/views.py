@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Q
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import permissions, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.parsers import MultiPartParser
@@ -19,6 +19,7 @@ from games.api.clocks import ClockActions
 from games.api.serializers import (
     DisagreementRulingSerializer,
     GameWithRecordSerializer,
+    IrregularityOutSerializer,
     IrregularitySerializer,
     RecordInSerializer,
     RecordSerializer,
@@ -26,11 +27,14 @@ from games.api.serializers import (
     SignatureSerializer,
     SigningKeySerializer,
     TimeoutSerializer,
+    UploadOutSerializer,
     UploadSerializer,
 )
 from games.models import Irregularity, RecordSubmission, SigningKey
 from rules.position import KIND_NAMES
-from tournaments.api import views as tournament_views
+from tournaments.api import games as tournament_games
+from tournaments.api import tournaments as tournament_resource
+from tournaments.api.errors import errors
 from tournaments.permissions import (
     game_visible_get,
     games_visible_q,
@@ -38,6 +42,7 @@ from tournaments.permissions import (
 )
 
 
+@extend_schema_view(retrieve=extend_schema(responses={200: RecordSerializer, **errors(404)}))
 class RecordViewSet(viewsets.ReadOnlyModelViewSet):
     queryset = RecordSubmission.objects.prefetch_related("signatures__signer")
     serializer_class = RecordSerializer
@@ -50,9 +55,15 @@ class RecordViewSet(viewsets.ReadOnlyModelViewSet):
         visible = Q(game__isnull=False) & games_visible_q(user=user, prefix="game__")
         return super().get_queryset().filter(visible | records_unmatched_visible_q(user=user))
 
-    @extend_schema(methods=["GET"], request=None, responses={200: SignatureSerializer(many=True)})
     @extend_schema(
-        methods=["POST"], request=SignatureInSerializer, responses={201: SignatureSerializer}
+        methods=["GET"],
+        request=None,
+        responses={200: SignatureSerializer(many=True), **errors(404)},
+    )
+    @extend_schema(
+        methods=["POST"],
+        request=SignatureInSerializer,
+        responses={201: SignatureSerializer, **errors(400, 401, 403, 404, 409)},
     )
     @action(detail=True, methods=["get", "post"], pagination_class=None)
     def signatures(self, request: Request, pk: str | None = None) -> Response:
@@ -72,7 +83,7 @@ class RecordViewSet(viewsets.ReadOnlyModelViewSet):
         )
         return Response(SignatureSerializer(sig).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=None, responses={200: RecordSerializer})
+    @extend_schema(request=None, responses={200: RecordSerializer, **errors(401, 403, 404, 409)})
     @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
     def requeue(self, request: Request, pk: str | None = None) -> Response:
         """The event's arbiters queue a record whose validation failed again (its attempts
@@ -81,6 +92,10 @@ class RecordViewSet(viewsets.ReadOnlyModelViewSet):
         return Response(RecordSerializer(sub).data)
 
 
+@extend_schema_view(
+    list=extend_schema(responses={200: SigningKeySerializer(many=True), **errors(401)}),
+    create=extend_schema(responses={201: SigningKeySerializer, **errors(400, 401)}),
+)
 class SigningKeyViewSet(viewsets.GenericViewSet):
     """The signed-in user's public keys for signing records (Ed25519, raw base64 or PEM)."""
 
@@ -105,8 +120,11 @@ class SigningKeyViewSet(viewsets.GenericViewSet):
         return Response(SigningKeySerializer(key).data, status=status.HTTP_201_CREATED)
 
 
-class TournamentViewSet(tournament_views.TournamentViewSet):
-    @extend_schema(request={"multipart/form-data": UploadSerializer}, responses={201: None})
+class TournamentViewSet(tournament_resource.TournamentViewSet):
+    @extend_schema(
+        request={"multipart/form-data": UploadSerializer},
+        responses={201: UploadOutSerializer, **errors(400, 401, 403, 404)},
+    )
     @action(
         detail=True,
         methods=["post"],
@@ -124,13 +142,19 @@ class TournamentViewSet(tournament_views.TournamentViewSet):
         stored = services.bulk_upload(
             tournament=t, data=upload.read(), filename=upload.name or "", user=request.user
         )
-        return Response(stored.as_dict(), status=status.HTTP_201_CREATED)
+        return Response(UploadOutSerializer(stored.as_dict()).data, status=status.HTTP_201_CREATED)
 
 
-class GameViewSet(ClockActions, tournament_views.GameViewSet):
+@extend_schema_view(
+    retrieve=extend_schema(responses={200: GameWithRecordSerializer, **errors(404)})
+)
+class GameViewSet(ClockActions, tournament_games.GameViewSet):
     serializer_class = GameWithRecordSerializer
 
-    @extend_schema(request=DisagreementRulingSerializer, responses={200: GameWithRecordSerializer})
+    @extend_schema(
+        request=DisagreementRulingSerializer,
+        responses={200: GameWithRecordSerializer, **errors(400, 401, 403, 404, 409)},
+    )
     @action(
         detail=True,
         methods=["post"],
@@ -152,9 +176,14 @@ class GameViewSet(ClockActions, tournament_views.GameViewSet):
         )
         return Response(GameWithRecordSerializer(game).data)
 
-    @extend_schema(request=RecordInSerializer, responses={201: RecordSerializer})
+    @extend_schema(
+        request=RecordInSerializer,
+        responses={201: RecordSerializer, **errors(400, 401, 403, 404, 409)},
+    )
     @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
     def records(self, request: Request, pk: str | None = None) -> Response:
+        """Submit the game's record (validated in a worker); with a `reason`, an arbiter's
+        correction of a record both combatants signed."""
         game = game_visible_get(pk=pk, user=request.user)
         data = RecordInSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -174,14 +203,17 @@ class GameViewSet(ClockActions, tournament_views.GameViewSet):
         sub.refresh_from_db()
         return Response(RecordSerializer(sub).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=None, responses={200: SignatureSerializer(many=True)})
+    @extend_schema(request=None, responses={200: SignatureSerializer(many=True), **errors(404)})
     @action(detail=True, methods=["get"], pagination_class=None)
     def signatures(self, request: Request, pk: str | None = None) -> Response:
         """Every signature of every version of the game's record (Art. 8.2)."""
         game = self.get_object()
         return Response(SignatureSerializer(selectors.game_signatures(game=game), many=True).data)
 
-    @extend_schema(request=IrregularitySerializer, responses={201: None})
+    @extend_schema(
+        request=IrregularitySerializer,
+        responses={201: IrregularityOutSerializer, **errors(400, 401, 403, 404)},
+    )
     @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
     def irregularities(self, request: Request, pk: str | None = None) -> Response:
         """The arbiter's ruling on an irregularity (Art. 7.1, 7.3)."""
@@ -204,21 +236,21 @@ class GameViewSet(ClockActions, tournament_views.GameViewSet):
                 user=request.user,
             )
         game.refresh_from_db()
-        return Response(
-            {
-                "kind": irregularity.kind,
-                "article": irregularity.article,
-                "ply": irregularity.ply,
-                "new_record": irregularity.new_submission_id,
-                "result": game.result,
-                # Italian society, 7.3 with no position to restore: annulled and replayed.
-                "battles_annulled": game.battles_annulled,
-                "replay_from_version": game.replay_from_version,
-            },
-            status=status.HTTP_201_CREATED,
-        )
+        ruling = {
+            "kind": irregularity.kind,
+            "article": irregularity.article,
+            "ply": irregularity.ply,
+            "new_record": irregularity.new_submission_id,
+            "result": game.result,
+            # Italian society, 7.3 with no position to restore: annulled and replayed.
+            "battles_annulled": game.battles_annulled,
+            "replay_from_version": game.replay_from_version,
+        }
+        return Response(IrregularityOutSerializer(ruling).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=None, responses={200: TimeoutSerializer})
+    @extend_schema(
+        request=None, responses={200: TimeoutSerializer, **errors(400, 401, 403, 404, 409)}
+    )
     @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
     def timeout(self, request: Request, pk: str | None = None) -> Response:
         """Italian society: decide a battle stopped at time-out from its latest valid record

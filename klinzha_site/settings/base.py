@@ -276,6 +276,12 @@ SPECTACULAR_SETTINGS = {
         # The games list and the records API both describe a game: one name for each set.
         "GameKindEnum": "tournaments.models.Game.Kind",
         "GameResultEnum": "tournaments.models.Game.Result",
+        # A status or kind the resources and their actions' answers share: the names the
+        # schema always gave them.
+        "EntrantStatusEnum": "tournaments.models.Registration.Status",
+        "RoundStatusEnum": "tournaments.models.Round.Status",
+        "PairingJobStatusEnum": "tournaments.models.PairingJob.Status",
+        "IrregularityKindEnum": "games.models.Irregularity.Kind",
     },
 }
 

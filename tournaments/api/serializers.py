@@ -1,19 +1,20 @@
-"""Serializers of the tournaments' REST API: clubs, players, tournaments, rounds and their
-games, and the bodies of the tournament's actions."""
+"""Serializers of the tournaments' REST API resources: clubs, players, tournaments, rounds
+and their games, entrants, forbidden pairs, penalties, audit entries (what actions take:
+tournaments.api.inputs; what they answer beyond these: tournaments.api.outputs)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from klinzha_site.parsing import ID_MAX, SMALL_MAX
+from klinzha_site.parsing import SMALL_MAX
 from tournaments.audit import audit_head
 from tournaments.models import (
     AuditEntry,
     Club,
+    Colour,
     ForbiddenPair,
     Game,
     Penalty,
@@ -24,8 +25,6 @@ from tournaments.models import (
 )
 from tournaments.selectors import game_result_counted, game_spindle, penalty_effects
 from tournaments.services import SETTINGS
-
-User = get_user_model()
 
 
 class ClubSerializer(serializers.ModelSerializer):
@@ -72,6 +71,8 @@ class TournamentSerializer(serializers.ModelSerializer):
 
 class GameSerializer(serializers.ModelSerializer):
     round = serializers.IntegerField(source="round.number", read_only=True)
+    # Blank until known (a read-only model field would lose its blank in the schema).
+    first_color = serializers.ChoiceField(choices=Colour.choices, allow_blank=True, read_only=True)
 
     class Meta:
         model = Game
@@ -142,24 +143,6 @@ class RoundSerializer(serializers.ModelSerializer):
         fields = ["number", "status", "explanation", "warnings", "games", "starts_at", "place"]
 
 
-class ResultSerializer(serializers.Serializer):
-    result = serializers.ChoiceField(choices=[c for c in Game.Result.values if c])
-
-
-class SpindleChoiceSerializer(serializers.Serializer):
-    """The choice declared after the cast (Art. 2.3): who chose (the option holder, or the
-    other when granted the option) and the placement they took for themselves."""
-
-    chooser = serializers.IntegerField(
-        min_value=1, max_value=2**31 - 1, help_text="the player id of the combatant who chose"
-    )
-    placement = serializers.ChoiceField(choices=["first", "last"])
-
-
-class RegistrationSerializer(serializers.Serializer):
-    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
-
-
 class EntrantSerializer(serializers.ModelSerializer):
     """An entrant as the registrations list shows them."""
 
@@ -171,48 +154,6 @@ class EntrantSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class StartRankSerializer(serializers.Serializer):
-    """Either `sort` (seed again by rating) or `player` and `rank` (move one entrant)."""
-
-    sort = serializers.BooleanField(default=False)
-    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), required=False)
-    rank = serializers.IntegerField(min_value=1, max_value=100_000, required=False)
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if not attrs["sort"] and ("player" not in attrs or "rank" not in attrs):
-            raise serializers.ValidationError("give sort: true, or a player and a rank")
-        return attrs
-
-
-class WithdrawalSerializer(serializers.Serializer):
-    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
-    expelled = serializers.BooleanField(default=False)
-
-
-class ByeRequestSerializer(serializers.Serializer):
-    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
-    round = serializers.IntegerField(min_value=1, max_value=SMALL_MAX)
-
-
-class PairSerializer(serializers.Serializer):
-    round = serializers.IntegerField(min_value=1, max_value=SMALL_MAX, required=False)
-    publish = serializers.BooleanField(default=False)
-    background = serializers.BooleanField(
-        default=False, help_text="pair in a worker; poll the job for progress (202)"
-    )
-
-
-class ScheduleSerializer(serializers.Serializer):
-    round = serializers.IntegerField(min_value=1, max_value=1000)
-    starts_at = serializers.DateTimeField(allow_null=True)
-    place = serializers.CharField(max_length=120, allow_blank=True, default="")
-
-
-class PlayerPairSerializer(serializers.Serializer):
-    first = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
-    second = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
-
-
 class ForbiddenPairSerializer(serializers.ModelSerializer):
     first_name = serializers.CharField(source="first.name", read_only=True)
     second_name = serializers.CharField(source="second.name", read_only=True)
@@ -221,32 +162,6 @@ class ForbiddenPairSerializer(serializers.ModelSerializer):
         model = ForbiddenPair
         fields = ["first", "first_name", "second", "second_name"]
         read_only_fields = fields
-
-
-class RoundNumberSerializer(serializers.Serializer):
-    round = serializers.IntegerField(min_value=1, max_value=SMALL_MAX)
-
-
-class PairingEditSerializer(serializers.Serializer):
-    round = serializers.IntegerField(min_value=1, max_value=SMALL_MAX)
-    pairings = serializers.ListField(
-        child=serializers.ListField(
-            child=serializers.IntegerField(allow_null=True, min_value=1, max_value=ID_MAX),
-            min_length=2,
-            max_length=2,
-        ),
-        max_length=10_000,
-        help_text="[[first placer id, second id or null for the bye], ...]",
-    )
-
-
-class OfficialsSerializer(serializers.Serializer):
-    chief_arbiter = serializers.SlugRelatedField(
-        slug_field="username", queryset=User.objects.all(), allow_null=True, required=False
-    )
-    arbiters = serializers.SlugRelatedField(
-        slug_field="username", queryset=User.objects.all(), many=True, required=False
-    )
 
 
 class PenaltySerializer(serializers.ModelSerializer):
@@ -277,15 +192,6 @@ class PenaltySerializer(serializers.ModelSerializer):
             "round_number": {"min_value": 1, "max_value": SMALL_MAX},
             "reason": {"max_length": 2000},
         }
-
-
-class RevocationSerializer(serializers.Serializer):
-    penalty = serializers.IntegerField(min_value=1, max_value=ID_MAX)
-    reason = serializers.CharField(max_length=2000)
-
-
-class AccountSerializer(serializers.Serializer):
-    username = serializers.CharField(allow_blank=True, max_length=150)
 
 
 class AuditSerializer(serializers.ModelSerializer):

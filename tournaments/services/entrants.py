@@ -223,6 +223,25 @@ def registration_create(
     return reg
 
 
+@transaction.atomic
+def entrant_register(
+    *,
+    tournament: Tournament,
+    player: Player | None,
+    name: str = "",
+    club: Club | None = None,
+    rating: int | None = None,
+    user: Any = None,
+) -> Registration:
+    """Register `player`, or a new player made for this tournament from `name`, `club` and
+    `rating`, in one transaction: a refused registration leaves no new player behind."""
+    if player is None:
+        player = player_create(
+            name=name, club=club, rating=rating or 0, user=user, tournament=tournament
+        )
+    return registration_create(tournament=tournament, player=player, user=user)
+
+
 def _by_start_rank(tournament: Tournament) -> list[Registration]:
     return list(
         Registration.objects.filter(tournament=tournament)

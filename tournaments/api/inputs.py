@@ -1,0 +1,110 @@
+"""Bodies of the tournaments' API actions (what a request sends): entrants, byes,
+withdrawals, pairing, schedule, officials, penalties' revocations, a player's account, a
+game's result and spindle choice."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from rest_framework import serializers
+
+from klinzha_site.parsing import ID_MAX, SMALL_MAX
+from tournaments.models import Game, Player
+
+User = get_user_model()
+
+
+class ResultSerializer(serializers.Serializer):
+    result = serializers.ChoiceField(choices=[c for c in Game.Result.values if c])
+
+
+class SpindleChoiceSerializer(serializers.Serializer):
+    """The choice declared after the cast (Art. 2.3): who chose (the option holder, or the
+    other when granted the option) and the placement they took for themselves."""
+
+    chooser = serializers.IntegerField(
+        min_value=1, max_value=2**31 - 1, help_text="the player id of the combatant who chose"
+    )
+    placement = serializers.ChoiceField(choices=["first", "last"])
+
+
+class RegistrationSerializer(serializers.Serializer):
+    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+
+
+class StartRankSerializer(serializers.Serializer):
+    """Either `sort` (seed again by rating) or `player` and `rank` (move one entrant)."""
+
+    sort = serializers.BooleanField(default=False)
+    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), required=False)
+    rank = serializers.IntegerField(min_value=1, max_value=100_000, required=False)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if not attrs["sort"] and ("player" not in attrs or "rank" not in attrs):
+            raise serializers.ValidationError("give sort: true, or a player and a rank")
+        return attrs
+
+
+class WithdrawalSerializer(serializers.Serializer):
+    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+    expelled = serializers.BooleanField(default=False)
+
+
+class ByeRequestSerializer(serializers.Serializer):
+    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+    round = serializers.IntegerField(min_value=1, max_value=SMALL_MAX)
+
+
+class PairSerializer(serializers.Serializer):
+    round = serializers.IntegerField(min_value=1, max_value=SMALL_MAX, required=False)
+    publish = serializers.BooleanField(default=False)
+    background = serializers.BooleanField(
+        default=False, help_text="pair in a worker; poll the job for progress (202)"
+    )
+
+
+class ScheduleSerializer(serializers.Serializer):
+    round = serializers.IntegerField(min_value=1, max_value=1000)
+    starts_at = serializers.DateTimeField(allow_null=True)
+    place = serializers.CharField(max_length=120, allow_blank=True, default="")
+
+
+class PlayerPairSerializer(serializers.Serializer):
+    first = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+    second = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+
+
+class RoundNumberSerializer(serializers.Serializer):
+    round = serializers.IntegerField(min_value=1, max_value=SMALL_MAX)
+
+
+class PairingEditSerializer(serializers.Serializer):
+    round = serializers.IntegerField(min_value=1, max_value=SMALL_MAX)
+    pairings = serializers.ListField(
+        child=serializers.ListField(
+            child=serializers.IntegerField(allow_null=True, min_value=1, max_value=ID_MAX),
+            min_length=2,
+            max_length=2,
+        ),
+        max_length=10_000,
+        help_text="[[first placer id, second id or null for the bye], ...]",
+    )
+
+
+class OfficialsSerializer(serializers.Serializer):
+    chief_arbiter = serializers.SlugRelatedField(
+        slug_field="username", queryset=User.objects.all(), allow_null=True, required=False
+    )
+    arbiters = serializers.SlugRelatedField(
+        slug_field="username", queryset=User.objects.all(), many=True, required=False
+    )
+
+
+class RevocationSerializer(serializers.Serializer):
+    penalty = serializers.IntegerField(min_value=1, max_value=ID_MAX)
+    reason = serializers.CharField(max_length=2000)
+
+
+class AccountSerializer(serializers.Serializer):
+    username = serializers.CharField(allow_blank=True, max_length=150)

@@ -1,0 +1,76 @@
+"""The API's clubs and players: list, read, create; link a player to a user account."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.utils.translation import gettext
+from drf_spectacular.utils import extend_schema, extend_schema_view
+from rest_framework import permissions, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import ValidationError
+from rest_framework.generics import get_object_or_404
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from tournaments import services
+from tournaments.api.errors import errors
+from tournaments.api.inputs import AccountSerializer
+from tournaments.api.outputs import AccountOutSerializer
+from tournaments.api.serializers import ClubSerializer, PlayerSerializer
+from tournaments.models import Club, Player
+from tournaments.permissions import OfficialWriteOrReadOnly
+
+User = get_user_model()
+
+
+@extend_schema_view(
+    create=extend_schema(responses={201: ClubSerializer, **errors(400, 401, 403)}),
+    retrieve=extend_schema(responses={200: ClubSerializer, **errors(404)}),
+)
+class ClubViewSet(viewsets.ModelViewSet):
+    queryset = Club.objects.all()
+    serializer_class = ClubSerializer
+    permission_classes = [OfficialWriteOrReadOnly]
+    http_method_names = ["get", "post", "head", "options"]
+
+    def perform_create(self, serializer: Any) -> None:
+        serializer.instance = services.club_create(
+            user=self.request.user, **serializer.validated_data
+        )
+
+
+@extend_schema_view(
+    create=extend_schema(responses={201: PlayerSerializer, **errors(400, 401, 403)}),
+    retrieve=extend_schema(responses={200: PlayerSerializer, **errors(404)}),
+)
+class PlayerViewSet(viewsets.ModelViewSet):
+    queryset = Player.objects.select_related("club")
+    serializer_class = PlayerSerializer
+    permission_classes = [OfficialWriteOrReadOnly]
+    http_method_names = ["get", "post", "head", "options"]
+
+    def perform_create(self, serializer: Any) -> None:
+        serializer.instance = services.player_create(
+            user=self.request.user, **serializer.validated_data
+        )
+
+    @extend_schema(
+        request=AccountSerializer,
+        responses={200: AccountOutSerializer, **errors(400, 401, 403, 404)},
+    )
+    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
+    def account(self, request: Request, pk: str | None = None) -> Response:
+        """Link the player to a user account by username (blank unlinks)."""
+        player = get_object_or_404(Player, pk=pk)
+        data = AccountSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        name = data.validated_data["username"]
+        account = None
+        if name:
+            account = User.objects.filter(username=name).first()
+            if account is None:
+                raise ValidationError({"username": gettext("no user %(name)r") % {"name": name}})
+        player = services.player_link_user(player=player, account=account, user=request.user)
+        return Response(AccountOutSerializer({"player": player.pk, "username": name or None}).data)
