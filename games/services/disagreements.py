@@ -15,7 +15,7 @@ from klinzha_site.errors import Conflict
 from tournaments.audit import Action, audit_append
 from tournaments.models import Game
 from tournaments.roles import Role, role_require
-from tournaments.services.common import standings_bump
+from tournaments.services.common import published_version_bump
 from tournaments.services.results import game_lock, game_result_set
 
 # The two rulings: the result the final record decides, or the entered result stands.
@@ -61,7 +61,7 @@ def result_disagreement_rule(*, game: Game, decision: str, reason: str, user: An
         locked = game_result_set(game=locked, result=found.decided, user=user)
     else:
         RecordSubmission.objects.filter(pk=found.record.pk).update(result_upheld=found.entered)
-        standings_bump(locked.round.tournament)
+        published_version_bump(locked.round.tournament)
     audit_append(
         tournament=locked.round.tournament,
         user=user,

@@ -70,7 +70,7 @@ def test_count_decides_a_swiss_game(worker):
     count = timeout_count(pos)
     winner = count.winner if count.winner is not None else decision.winner
     assert decision.how == ("count" if count.winner is not None else "coin")
-    won_first = ("green", "gold")[winner] == game.first_color
+    won_first = ("green", "gold")[winner] == game.first_colour_recorded
     assert game.result == (Game.Result.FIRST_WIN if won_first else Game.Result.SECOND_WIN)
     assert game.round.tournament.audit.filter(action="game.timeout").exists()
     # A second time-out on a decided game is refused.

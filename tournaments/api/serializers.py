@@ -92,6 +92,8 @@ class GameSerializer(serializers.ModelSerializer):
             "result_penalized",
         ]
         read_only_fields = fields
+        # The API's name for what the game keeps from its first readable record.
+        extra_kwargs = {"first_color": {"source": "first_colour_recorded"}}
 
     result_counted = serializers.SerializerMethodField(
         help_text="the result that counts for the standings: a battle declared lost (Art. "

@@ -176,7 +176,7 @@ def tournament_update(*, tournament: Tournament, user: Any = None, **fields: Any
     _validate_rules(tournament, changed=list(fields))
     tournament.full_clean()
     tournament_bounds_check(tournament)
-    tournament.standings_version = F("standings_version") + 1
+    tournament.published_version = F("published_version") + 1
     tournament.save()
     tournament.refresh_from_db()
     return tournament

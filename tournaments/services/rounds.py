@@ -29,8 +29,8 @@ from tournaments.services.common import (
     next_round_check,
     next_round_number,
     pairing_warnings_from_above,
+    published_version_bump,
     require_arbiter,
-    standings_bump,
     tournament_lock,
 )
 from tournaments.services.notifications import notify_round_published
@@ -129,7 +129,7 @@ def round_create(
             "requested_byes": list(requested_byes),
         },
     )
-    standings_bump(tournament)
+    published_version_bump(tournament)
     if status == Round.Status.PUBLISHED:
         notify_round_published(round=rnd)
     return rnd
@@ -161,7 +161,7 @@ def round_publish(*, round: Round, user: Any = None) -> Round:
         obj=locked,
         after={"round": locked.number},
     )
-    standings_bump(locked.tournament)
+    published_version_bump(locked.tournament)
     notify_round_published(round=locked)
     return locked
 
@@ -178,7 +178,7 @@ def round_schedule(
     locked.starts_at, locked.place = starts_at, place
     locked.full_clean()
     locked.save(update_fields=["starts_at", "place"])
-    standings_bump(locked.tournament)  # the pairings page and the rounds API show them
+    published_version_bump(locked.tournament)  # the pairings page and the rounds API show them
     audit_append(
         tournament=locked.tournament,
         user=user,
@@ -221,7 +221,7 @@ def round_unpublish(*, round: Round, user: Any = None) -> Round:
         obj=locked,
         after={"round": locked.number},
     )
-    standings_bump(locked.tournament)
+    published_version_bump(locked.tournament)
     return locked
 
 
@@ -242,7 +242,7 @@ def round_discard(*, round: Round, user: Any = None) -> int:
         before={"round": number},
     )
     locked.delete()
-    standings_bump(round.tournament)
+    published_version_bump(round.tournament)
     return number
 
 
@@ -302,7 +302,7 @@ def round_pairings_edit(
     locked.warnings = warnings
     locked.explanation = [*locked.explanation, "pairings edited by hand"]
     locked.save(update_fields=["warnings", "explanation"])
-    standings_bump(locked.tournament)
+    published_version_bump(locked.tournament)
     audit_append(
         tournament=locked.tournament,
         user=user,
@@ -354,7 +354,7 @@ def game_spindle_choose(*, game: Game, chooser: int, placement: str, user: Any =
         )
     except ValueError as exc:
         raise ValidationError({"placement": str(exc)}) from None
-    if locked.result or locked.first_color:
+    if locked.result or locked.first_colour_recorded:
         raise Conflict(
             {
                 "game": gettext(
@@ -368,7 +368,7 @@ def game_spindle_choose(*, game: Game, chooser: int, placement: str, user: Any =
     locked.first_id = casters[choice.first_placer]
     locked.second_id = casters[1 - choice.first_placer]
     locked.save(update_fields=["spindle_chooser", "spindle_placement", "first", "second"])
-    standings_bump(tournament)
+    published_version_bump(tournament)
     after = game_spindle(locked)
     audit_append(
         tournament=tournament,
