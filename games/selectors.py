@@ -24,7 +24,7 @@ from rules.position import Move, Position
 from rules.record import first_placer_name, read_record, read_tags
 from rules.validate import rules_from_tags
 from tournaments.event_rules import Parameters, event_parameters
-from tournaments.italian import game_variants
+from tournaments.italian_procedure import game_variants
 from tournaments.models import Colour, Game, Penalty, Round, Tournament, colour_other
 from tournaments.selectors import game_is_final
 

@@ -22,7 +22,7 @@ from games.services.records import submission_create
 from rules.record import read_record, write_record
 from rules.validate import validate_record
 from tournaments.audit import Action, audit_append
-from tournaments.italian import RULESET, TimeoutDecision, timeout_decide
+from tournaments.italian_procedure import RULESET, TimeoutDecision, timeout_decide
 from tournaments.models import Game
 from tournaments.pairing import spindle_seed_new
 from tournaments.roles import Role, role_require

@@ -19,7 +19,7 @@ from rules.validate import validate_text
 from tests.games.conftest import done
 from tests.rules.test_italian import _record_text, random_game
 from tournaments import services as tservices
-from tournaments.italian import bachsan_die
+from tournaments.italian_procedure import bachsan_die
 from tournaments.models import Game
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -15,8 +15,8 @@ from django.utils.translation import gettext
 from rules.variants import SUPPORTED_VARIANTS, parse_variants
 from tournaments.audit import Action, audit_append
 from tournaments.event_rules import time_control_normal, variants_problems
-from tournaments.italian import RULESET as ITALIAN_RULESET
-from tournaments.italian import TIME_CONTROL as ITALIAN_TIME_CONTROL
+from tournaments.italian_procedure import RULESET as ITALIAN_RULESET
+from tournaments.italian_procedure import TIME_CONTROL as ITALIAN_TIME_CONTROL
 from tournaments.models import Tournament
 from tournaments.roles import Role, role_require, user_is_organizer
 from tournaments.services.common import tournament_lock
