@@ -101,6 +101,8 @@ def test_next_round_check_refuses_beyond_the_plan(event):
     }
 
 
+# Outside a test transaction: the standings memo keeps nothing read inside one.
+@pytest.mark.django_db(transaction=True)
 def test_published_version_bump_invalidates_the_cached_standings(event):
     t, (a, b, c, d) = event
     rnd = round_make(t, [(a, b), (c, d)])
