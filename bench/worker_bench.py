@@ -177,7 +177,7 @@ def main() -> None:
         for n in args.workers:
             run += 1
             subs.update(status=RecordSubmission.Status.QUEUED, attempts=0, validated_at=None)
-            Game.objects.filter(pk__in=[g.pk for g in games]).update(first_color="")
+            Game.objects.filter(pk__in=[g.pk for g in games]).update(first_colour_recorded="")
             procs = workers_start(n, args.layout)
             cpu0 = sum(cpu_seconds(p.pid) for p in procs)
             busy0, all0 = machine_busy()

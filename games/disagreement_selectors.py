@@ -78,7 +78,7 @@ def result_disagreements(*, games: Iterable[Game]) -> dict[int, RecordDisagreeme
         final = finals.get(game.pk)
         if final is None or not final.valid or final.status != RecordSubmission.Status.DONE:
             continue
-        decided = proposed_result(submission=final, first_colour=game.first_colour)
+        decided = proposed_result(submission=final, first_colour=game.first_colour_or_green)
         if decided is None or decided == game.result or final.result_upheld == game.result:
             continue
         found[game.pk] = RecordDisagreement(game, final, game.result, decided)

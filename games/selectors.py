@@ -24,7 +24,7 @@ from rules.position import Move, Position
 from rules.record import first_placer_name, read_record, read_tags
 from rules.validate import rules_from_tags
 from tournaments.event_rules import Parameters, event_parameters
-from tournaments.italian import game_variants
+from tournaments.italian_procedure import game_variants
 from tournaments.models import Colour, Game, Penalty, Round, Tournament, colour_other
 from tournaments.selectors import game_is_final
 
@@ -174,8 +174,8 @@ def game_first_colour(*, game: Game, submission: RecordSubmission | None = None)
         colour = record_first_colour(submission=submission)
         if colour is not None:
             return colour
-    if game.first_color:
-        return game.first_color
+    if game.first_colour_recorded:
+        return game.first_colour_recorded
     latest = submission_latest(game=game)
     if latest is not None and latest is not submission:
         colour = record_first_colour(submission=latest)
@@ -261,7 +261,7 @@ def console_rows(*, round: Round) -> list[ConsoleRow]:
         record = next(iter(g.submissions.all()), None)
         proposed = None
         if record is not None and record.valid:
-            proposed = proposed_result(submission=record, first_colour=g.first_colour)
+            proposed = proposed_result(submission=record, first_colour=g.first_colour_or_green)
         rows.append(
             ConsoleRow(
                 game=g,

@@ -7,16 +7,18 @@ from collections import OrderedDict
 from collections.abc import Hashable
 from typing import Generic, TypeVar
 
-from django.db import connection
+from django.db import transaction
 
 T = TypeVar("T")
 
 
 def transaction_open() -> bool:
-    """Whether the code runs inside a transaction of its own, one that may still roll back
-    (a test case's wrapping transaction aside, as Django's own durable check does): what it
+    """Whether the code runs inside a transaction, one that may still roll back: what it
     reads there may never be committed, under a version number the next change reuses."""
-    return any(not getattr(block, "_from_testcase", False) for block in connection.atomic_blocks)
+    # Django's public answer: autocommit is off inside every atomic block. A test case's own
+    # wrapping transaction counts too (it does roll back): tests of what the memo keeps run
+    # outside one (`django_db(transaction=True)`).
+    return not transaction.get_autocommit()
 
 
 class ProcessMemo(Generic[T]):

@@ -1,6 +1,7 @@
 """The house rules of docs/architecture.md that import-linter does not check: no import
 hidden in a function, no module of the apps over 600 lines, no function of the apps more
-complex than radon's grade C (docs/CONVENTIONS.md)."""
+complex than radon's grade C (docs/CONVENTIONS.md), no module name that two apps share, the
+`kz` subcommands in each app's kz package."""
 
 from __future__ import annotations
 
@@ -224,3 +225,96 @@ def test_no_function_of_the_apps_is_graded_below_c(path: Path) -> None:
         if count > MAX_COMPLEXITY
     ]
     assert too_complex == []
+
+
+# Module names each app (or layer) has by Django's layout or the house's, one role each: the
+# package says whose it is. Any other name belongs to one app, so that a name such as
+# `italian.py` or `event_rules.py` says which app's module is meant. (Inside one app a topic
+# may have a module in each layer, `services/clocks.py` and `api/clocks.py`: the layer's
+# folder says which.) `errors`: each layer's own exception types (the engine's, the site's
+# HTTP-mapped ones).
+SHARED_ROLES = frozenset(
+    {
+        "__init__",
+        "admin",
+        "apps",
+        "arbiter_views",
+        "errors",
+        "models",
+        "receivers",
+        "selectors",
+        "serializers",
+        "tasks",
+        "urls",
+        "views",
+    }
+)
+# The packages whose module names are compared: the apps and the rules engine.
+NAMED = ("rules", *APPS)
+
+
+def names_shared(root: Path, packages: tuple[str, ...]) -> dict[str, list[str]]:
+    """Each module name outside SHARED_ROLES that modules of more than one of `packages`
+    have, with their paths. Migrations (numbered) and settings (one module per environment)
+    keep Django's names and are left out."""
+    seen: dict[str, list[str]] = {}
+    for package in packages:
+        for path in sorted((root / package).rglob("*.py")):
+            relative = path.relative_to(root)
+            if "migrations" in relative.parts or "settings" in relative.parts:
+                continue
+            if path.stem not in SHARED_ROLES:
+                seen.setdefault(path.stem, []).append(str(relative))
+    return {
+        name: paths for name, paths in seen.items() if len({Path(p).parts[0] for p in paths}) > 1
+    }
+
+
+def test_the_scan_finds_a_name_two_packages_share(tmp_path: Path) -> None:
+    for name in (
+        "a/italian.py",
+        "b/sub/italian.py",
+        "a/models.py",
+        "b/models.py",
+        "b/api/x.py",
+        "b/services/x.py",
+    ):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text('"""A module."""\n')
+    assert names_shared(tmp_path, ("a", "b")) == {"italian": ["a/italian.py", "b/sub/italian.py"]}
+
+
+def test_no_two_modules_of_the_apps_and_the_engine_share_a_name() -> None:
+    assert names_shared(ROOT, NAMED) == {}
+
+
+def kz_strays(root: Path, apps: tuple[str, ...]) -> list[str]:
+    """Modules of `apps` that belong in a kz package but are outside it: one named `kz_*`,
+    or one adding `kz` subcommands (`add_parser`); the dispatcher (a management command)
+    only makes the subparsers."""
+    found = []
+    for app in apps:
+        for path in sorted((root / app).rglob("*.py")):
+            relative = path.relative_to(root)
+            if relative.parts[1:2] == ("kz",):
+                continue
+            text = path.read_text(encoding="utf-8")
+            if path.stem.startswith("kz_") or ".add_parser(" in text:
+                found.append(str(relative))
+    return found
+
+
+def test_the_scan_finds_a_kz_module_outside_its_package(tmp_path: Path) -> None:
+    for name, text in (
+        ("a/kz_tools.py", ""),
+        ("a/helpers.py", "def register(subparsers):\n    subparsers.add_parser('x')\n"),
+        ("a/kz/tools.py", "def register(subparsers):\n    subparsers.add_parser('y')\n"),
+        ("a/kz/__init__.py", ""),
+    ):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    assert kz_strays(tmp_path, ("a",)) == ["a/helpers.py", "a/kz_tools.py"]
+
+
+def test_kz_subcommands_live_in_each_apps_kz_package() -> None:
+    assert kz_strays(ROOT, APPS) == []

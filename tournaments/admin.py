@@ -8,7 +8,7 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from tournaments.models import ByeRequest, Club, Game, Player, Registration, Round, Tournament
-from tournaments.services.common import standings_bump, standings_bump_for_player
+from tournaments.services.common import published_version_bump, published_version_bump_for_player
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -57,7 +57,7 @@ class TournamentAdmin(admin.ModelAdmin):
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
         # After the registrations too: the event's published pages show what changed here.
         super().save_related(request, form, formsets, change)
-        standings_bump(form.instance)
+        published_version_bump(form.instance)
 
 
 @admin.register(Player)
@@ -68,7 +68,7 @@ class PlayerAdmin(admin.ModelAdmin):
 
     def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
         super().save_model(request, obj, form, change)
-        standings_bump_for_player(player_id=obj.pk)  # their events' pages show them
+        published_version_bump_for_player(player_id=obj.pk)  # their events' pages show them
 
 
 @admin.register(Club)
@@ -80,7 +80,7 @@ class ClubAdmin(admin.ModelAdmin):
         super().save_model(request, obj, form, change)
         # Standings show each entrant's club: every event a member entered changes.
         for player_id in obj.players.values_list("pk", flat=True):
-            standings_bump_for_player(player_id=player_id)
+            published_version_bump_for_player(player_id=player_id)
 
 
 admin.site.register(Round, ReadOnlyAdmin)

@@ -228,7 +228,10 @@ class Tournament(models.Model):
         default=Decimal("0"),
         validators=[MinValueValidator(Decimal("-9")), MaxValueValidator(Decimal("9"))],
     )
-    standings_version = models.PositiveIntegerField(default=0, editable=False)
+    # The version of everything the event publishes (its page, standings, crosstable,
+    # pairings, its players' pages, their CSV, JSON and API forms): their cache keys carry it,
+    # and every service that changes what they show bumps it (published_version_bump).
+    published_version = models.PositiveIntegerField(default=0, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -355,8 +358,9 @@ class Game(models.Model):
     second = models.ForeignKey(
         Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
-    # The colour the first placer had, as the first readable record says (blank until then).
-    first_color = models.CharField(max_length=5, blank=True, choices=Colour.choices)
+    # The colour the first placer had, as the first readable record says (blank until then);
+    # first_colour_or_green, or games.selectors.game_first_colour, for the colour to use.
+    first_colour_recorded = models.CharField(max_length=5, blank=True, choices=Colour.choices)
     result = models.CharField(
         max_length=20, choices=Result.choices, default=Result.PENDING, blank=True
     )
@@ -408,9 +412,9 @@ class Game(models.Model):
         return f"{self.first} – {self.second}"
 
     @property
-    def first_colour(self) -> str:
+    def first_colour_or_green(self) -> str:
         """The first placer's colour as the game keeps it (green until a record says)."""
-        return self.first_color or Colour.GREEN
+        return self.first_colour_recorded or Colour.GREEN
 
     def colour_of(self, player_id: int, first_colour: str) -> str:
         """The colour `player_id` had when the first placer had `first_colour`."""

@@ -159,15 +159,15 @@ def player_game_rows(*, player: Player) -> list[PlayerGame]:
 
 
 VERSION_SQL = (
-    f"SELECT id, standings_version FROM {Tournament._meta.db_table} WHERE slug = %s LIMIT 1"
+    f"SELECT id, published_version FROM {Tournament._meta.db_table} WHERE slug = %s LIMIT 1"
 )
 # The same by id: what klinzha_site.page_cache checks a served page's freshness with.
-VERSION_BY_ID_SQL = f"SELECT standings_version FROM {Tournament._meta.db_table} WHERE id = %s"
+VERSION_BY_ID_SQL = f"SELECT published_version FROM {Tournament._meta.db_table} WHERE id = %s"
 
 
 def tournament_version_get(*, slug: str) -> tuple[int, int] | None:
     """A tournament's id and the version its published pages are cached under (bumped by
-    every service that changes what they show, `services.common.standings_bump`); None when
+    every service that changes what they show, `services.common.published_version_bump`); None when
     there is no such tournament. One query."""
     # Plain SQL: this is most of what a cached page costs, and the ORM's compiling of it
     # took twice as long as the database's answer.
@@ -185,12 +185,12 @@ _AUDIT_HEAD_SQL = (
     "ORDER BY a.seq DESC LIMIT 1)"
 )
 AUDITED_VERSION_SQL = (
-    f"SELECT t.id, t.standings_version, {_AUDIT_HEAD_SQL} "
+    f"SELECT t.id, t.published_version, {_AUDIT_HEAD_SQL} "
     f"FROM {Tournament._meta.db_table} t WHERE t.slug = %s LIMIT 1"
 )
 # The same by id: a served page's validator, as VERSION_BY_ID_SQL.
 AUDITED_VERSION_BY_ID_SQL = (
-    f"SELECT t.standings_version, {_AUDIT_HEAD_SQL} FROM {Tournament._meta.db_table} t "
+    f"SELECT t.published_version, {_AUDIT_HEAD_SQL} FROM {Tournament._meta.db_table} t "
     "WHERE t.id = %s"
 )
 
@@ -232,7 +232,7 @@ PLAYER_VERSION_SQL = (
     "SELECT p.name, p.club_id, c.name, p.federation, p.rating, v.s, v.n, v.m "
     f"FROM {Player._meta.db_table} p "
     f"LEFT JOIN {Club._meta.db_table} c ON c.id = p.club_id "
-    "CROSS JOIN (SELECT COALESCE(SUM(t.standings_version), 0) AS s, COUNT(r.id) AS n, "
+    "CROSS JOIN (SELECT COALESCE(SUM(t.published_version), 0) AS s, COUNT(r.id) AS n, "
     f"MAX(r.tournament_id) AS m FROM {Registration._meta.db_table} r "
     f"JOIN {Tournament._meta.db_table} t ON t.id = r.tournament_id "
     "WHERE r.player_id = %s) v WHERE p.id = %s"

@@ -323,7 +323,7 @@ def standings_compute(
     then), cached until a result, registration or setting changes."""
     stamp = (
         Tournament.objects.filter(pk=tournament.pk)
-        .values_list("standings_version", "created_at")
+        .values_list("published_version", "created_at")
         .first()
     )
     key = (tournament.pk, stamp, after_round)
@@ -347,7 +347,7 @@ def standings_compute(
     return rows
 
 
-# The last standings computed in this process, keyed by tournament, its standings version
+# The last standings computed in this process, keyed by tournament, its published version
 # and creation time (so a reused id never finds another event's rows), and the round they
 # stop after. Process-local on purpose: reading 1,000 rows back from a shared cache
 # (unpickling 11,000 round results) costs about as much as computing them, and the published

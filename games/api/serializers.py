@@ -151,6 +151,11 @@ class IrregularityOutSerializer(serializers.Serializer):
     replay_from_version = serializers.IntegerField()
 
 
+# The serializer context's key for the disagreements of the games serialized, by game id
+# (games.disagreement_selectors.result_disagreements), read once for them all.
+DISAGREEMENTS = "record_disagreements"
+
+
 class GameWithRecordSerializer(GameSerializer):
     """A game with what its final record says against its entered result."""
 
@@ -165,14 +170,11 @@ class GameWithRecordSerializer(GameSerializer):
     )
 
     def get_record_disagreement(self, game: Game) -> dict[str, Any] | None:
-        # Read once for the whole page of a list (its parent's instance), not per game.
-        found: dict[int, Any] | None = self.__dict__.get("_disagreements")
-        if found is None or game.pk not in self.__dict__.get("_disagreements_read", ()):
-            games = getattr(self.parent, "instance", None) if self.parent is not None else None
-            games = list(games) if games is not None else [game]
-            found = result_disagreements(games=games)
-            self.__dict__["_disagreements"] = found
-            self.__dict__["_disagreements_read"] = {g.pk for g in games}
+        # The view reads the disagreements of the whole page at once and passes them in the
+        # context (DISAGREEMENTS); a game serialized without them is read on its own.
+        found = self.context.get(DISAGREEMENTS)
+        if found is None:
+            found = result_disagreements(games=[game])
         disagreement = found.get(game.pk)
         return disagreement.as_dict() if disagreement is not None else None
 

@@ -17,6 +17,7 @@ from rest_framework.response import Response
 from games import selectors, services
 from games.api.clocks import ClockActions
 from games.api.serializers import (
+    DISAGREEMENTS,
     DisagreementRulingSerializer,
     GameWithRecordSerializer,
     IrregularityOutSerializer,
@@ -30,6 +31,7 @@ from games.api.serializers import (
     UploadOutSerializer,
     UploadSerializer,
 )
+from games.disagreement_selectors import result_disagreements
 from games.models import Irregularity, RecordSubmission, SigningKey
 from rules.position import KIND_NAMES
 from tournaments.api import games as tournament_games
@@ -151,6 +153,19 @@ class TournamentViewSet(tournament_resource.TournamentViewSet):
 class GameViewSet(ClockActions, tournament_games.GameViewSet):
     serializer_class = GameWithRecordSerializer
 
+    def get_serializer(self, *args: Any, **kwargs: Any) -> Any:
+        """The viewset's serializer; given games (a list's page, or one), their
+        disagreements read once for them all and passed in its context, not once a game."""
+        if args:
+            games = list(args[0]) if kwargs.get("many") else [args[0]]
+            if kwargs.get("many"):
+                args = (games, *args[1:])  # a queryset read once, not again to serialize
+            kwargs["context"] = {
+                **self.get_serializer_context(),
+                DISAGREEMENTS: result_disagreements(games=games),
+            }
+        return super().get_serializer(*args, **kwargs)
+
     @extend_schema(
         request=DisagreementRulingSerializer,
         responses={200: GameWithRecordSerializer, **errors(400, 401, 403, 404, 409)},
@@ -174,7 +189,7 @@ class GameViewSet(ClockActions, tournament_games.GameViewSet):
             reason=data.validated_data["reason"],
             user=request.user,
         )
-        return Response(GameWithRecordSerializer(game).data)
+        return Response(self.get_serializer(game).data)
 
     @extend_schema(
         request=RecordInSerializer,

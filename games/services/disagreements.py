@@ -14,7 +14,7 @@ from klinzha_site.user_types import AnyUser
 from tournaments.audit import Action, audit_append
 from tournaments.models import Game
 from tournaments.roles import Role, role_require
-from tournaments.services.common import standings_bump
+from tournaments.services.common import published_version_bump
 from tournaments.services.results import game_lock, game_result_set
 
 # The two rulings: the result the final record decides, or the entered result stands.
@@ -62,7 +62,7 @@ def result_disagreement_rule(
         locked = game_result_set(game=locked, result=found.decided, user=user)
     else:
         RecordSubmission.objects.filter(pk=found.record.pk).update(result_upheld=found.entered)
-        standings_bump(locked.round.tournament)
+        published_version_bump(locked.round.tournament)
     audit_append(
         tournament=locked.round.tournament,
         user=user,

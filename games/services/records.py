@@ -14,8 +14,8 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from games.event_rules import event_rules_broken, event_time_control
 from games.models import RecordSubmission
+from games.record_event_check import event_rules_broken, event_time_control
 from games.selectors import (
     NAMES_CONFIRMED,
     NAMES_PENDING,

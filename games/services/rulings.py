@@ -23,12 +23,12 @@ from klinzha_site.user_types import AnyUser
 from rules.record import read_record, write_record
 from rules.validate import validate_record
 from tournaments.audit import Action, audit_append
-from tournaments.italian import RULESET, TimeoutDecision, timeout_decide
+from tournaments.italian_procedure import RULESET, TimeoutDecision, timeout_decide
 from tournaments.models import Game
 from tournaments.pairing import spindle_seed_new
 from tournaments.roles import Role, role_require
 from tournaments.selectors import game_is_final
-from tournaments.services.common import acting_account, standings_bump
+from tournaments.services.common import acting_account, published_version_bump
 from tournaments.services.results import game_lock, game_result_set
 
 
@@ -187,7 +187,7 @@ def annulled_battle_replay(*, game: Game, latest: RecordSubmission | None) -> di
     game.battles_annulled += 1
     game.replay_from_version = (latest.version if latest is not None else 0) + 1
     game.save(update_fields=["battles_annulled", "replay_from_version"])
-    standings_bump(game.round.tournament)  # the rounds API shows the replay
+    published_version_bump(game.round.tournament)  # the rounds API shows the replay
     return {
         "effect": "annulled",
         "rule": "italian-society: irregular moves",
@@ -292,7 +292,7 @@ def game_timeout_decide(*, game: Game, user: AnyUser | None) -> TimeoutDecision:
     if decision.how == "bachsan":
         game.bachsan_removed = decision.removed
     game.save(update_fields=["spindle_seed", "bachsan_removed"])
-    standings_bump(tournament)  # the pairings page shows the spindle seeded here
+    published_version_bump(tournament)  # the pairings page shows the spindle seeded here
     if decision.winner is not None:
         won_first = decision.winner_name == game_first_colour(game=game, submission=sub)
         result = Game.Result.FIRST_WIN if won_first else Game.Result.SECOND_WIN

@@ -31,7 +31,7 @@ from rules.clock import Adjustment
 from tournaments.audit import Action, audit_append
 from tournaments.models import Game
 from tournaments.roles import user_can_arbitrate
-from tournaments.services.common import standings_bump_for_game, tournament_lock
+from tournaments.services.common import published_version_bump_for_game, tournament_lock
 from tournaments.services.results import game_lock
 
 log = logging.getLogger(__name__)
@@ -264,9 +264,11 @@ def _first_colours_keep(written: list[Claim], outcomes: dict[int, Any]) -> None:
         ):
             colours.setdefault(sub.game_id, colour)
     for game_id, colour in colours.items():
-        changed = Game.objects.filter(pk=game_id, first_color="").update(first_color=colour)
+        changed = Game.objects.filter(pk=game_id, first_colour_recorded="").update(
+            first_colour_recorded=colour
+        )
         if changed:
-            standings_bump_for_game(game_id=game_id)
+            published_version_bump_for_game(game_id=game_id)
 
 
 def _column(field: Field[Any, Any]) -> str:

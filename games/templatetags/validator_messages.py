@@ -7,12 +7,12 @@ from typing import Any
 
 from django import template
 
-from games.messages import message_render
+from games.message_render import message_render
 
 register = template.Library()
 
 
 @register.filter
 def validator_reason(entry: Mapping[str, Any] | None) -> str:
-    """A stored verdict error's or warning's reason, translated (games.messages)."""
+    """A stored verdict error's or warning's reason, translated (games.message_render)."""
     return message_render(entry=entry)

@@ -14,7 +14,7 @@ import pytest
 from django.conf import settings
 from django.core.management import call_command
 
-from games.kz_sign import verify_folder
+from games.kz.offline_signing import verify_folder
 from games.models import RecordSubmission
 from games.signing import generate_key, sign_record
 from tests.games.test_signed_final import Battle, battle_make, signed_by_both
@@ -37,7 +37,7 @@ def verify_offline(out: Path) -> tuple[int, dict]:  # type: ignore[type-arg]
     env = {k: v for k, v in os.environ.items() if k not in ("DJANGO_SETTINGS_MODULE",)}
     env.pop("DATABASE_URL", None)
     done = subprocess.run(
-        [sys.executable, "-m", "games.kz_commands", "verify", str(out), "--json"],
+        [sys.executable, "-m", "games.kz.engine_commands", "verify", str(out), "--json"],
         cwd=settings.BASE_DIR,
         env=env,
         capture_output=True,

@@ -83,7 +83,7 @@ def test_a_record_naming_other_players_awaits_an_arbiters_confirmation(client, s
     assert sub.match_note.startswith(NAMES_PENDING) and "Somebody Else" in sub.match_note
     assert selectors.record_needs_confirmation(submission=sub)
     # Not taken: the game does not learn its first colour from it.
-    assert Game.objects.get(pk=game.pk).first_color == ""
+    assert Game.objects.get(pk=game.pk).first_colour_recorded == ""
     page = client.get(f"/g/{game.pk}/").content.decode()
     assert 'id="names-pending"' in page and "until an arbiter confirms it" in page
     assert client.get(f"/g/{game.pk}/status.json").json()["needs_confirmation"] is True

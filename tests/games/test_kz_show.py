@@ -8,7 +8,7 @@ from pathlib import Path
 
 from django.core.management import call_command
 
-from games.kz_show import handle_show
+from games.kz.position_show import handle_show
 
 RECORDS = Path(__file__).resolve().parents[1] / "rules" / "records"
 

@@ -259,7 +259,7 @@ def test_a_batch_costs_the_same_statements_whatever_its_size(setup):
     each gets the verdict it gets alone, validated once, the game's first colour taken from
     the first record."""
     game, arbiter = setup
-    Game.objects.filter(pk=game.pk).update(first_color="")
+    Game.objects.filter(pk=game.pk).update(first_colour_recorded="")
 
     def stored(n: int) -> list[int]:
         raws = [CAPTURE, BAD, b"\xff not a record"]
@@ -271,7 +271,7 @@ def test_a_batch_costs_the_same_statements_whatever_its_size(setup):
     first, small, large = stored(3), stored(3), stored(12)
     services.submission_validate_many(submission_ids=first)
     game.refresh_from_db()
-    assert game.first_color == selectors.record_first_colour(
+    assert game.first_colour_recorded == selectors.record_first_colour(
         submission=RecordSubmission.objects.get(pk=first[0])
     )
     counts = []

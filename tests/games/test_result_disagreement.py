@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from games.api import views as games_api_views
+from games.disagreement_selectors import result_disagreements
 from games.models import RecordSubmission
 from tests.games.conftest import done
 from tests.games.test_signed_final import Battle, battle_make, signed_by_both
@@ -61,6 +63,21 @@ def test_the_arbiter_sees_it_on_the_console_the_dashboard_and_the_api(drawn):
     listed = b.arbiter.get("/api/games/?page_size=500").json()
     rows = listed["results"] if isinstance(listed, dict) else listed
     assert [g["record_disagreement"] is not None for g in rows].count(True) == 1
+
+
+def test_a_list_reads_the_disagreements_of_its_page_once(drawn, monkeypatch):
+    b, _ = drawn
+    calls: list[list[int]] = []
+
+    def counted(*, games: list[Game]) -> dict[int, Any]:
+        calls.append([g.pk for g in games])
+        return result_disagreements(games=games)
+
+    monkeypatch.setattr(games_api_views, "result_disagreements", counted)
+    listed = b.arbiter.get("/api/games/?limit=500").json()
+    rows = listed["results"] if isinstance(listed, dict) else listed
+    assert len(rows) > 1 and calls == [[g["id"] for g in rows]]
+    assert [g["id"] for g in rows if g["record_disagreement"] is not None] == [b.game.pk]
 
 
 def test_the_public_page_says_the_result_is_under_review(drawn):

@@ -19,7 +19,7 @@ from rules.validate import validate_text
 from tests.games.conftest import done
 from tests.rules.test_italian import _record_text, random_game
 from tournaments import services as tservices
-from tournaments.italian import bachsan_die
+from tournaments.italian_procedure import bachsan_die
 from tournaments.models import Game
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -70,7 +70,7 @@ def test_count_decides_a_swiss_game(worker):
     count = timeout_count(pos)
     winner = count.winner if count.winner is not None else decision.winner
     assert decision.how == ("count" if count.winner is not None else "coin")
-    won_first = ("green", "gold")[winner] == game.first_color
+    won_first = ("green", "gold")[winner] == game.first_colour_recorded
     assert game.result == (Game.Result.FIRST_WIN if won_first else Game.Result.SECOND_WIN)
     assert game.round.tournament.audit.filter(action="game.timeout").exists()
     # A second time-out on a decided game is refused.

@@ -1,6 +1,6 @@
 """Validator messages on the pages: a stored verdict keeps each message's code and parameters,
 English pages show exactly the English the API and `kz` give, and a page in another language
-shows the message translated from its code (games.messages)."""
+shows the message translated from its code (games.message_render)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from games import services
-from games.messages import message_render
+from games.message_render import message_render
 from rules.messages import MESSAGES, WORD_PARAMS, message, template_fields
 from tests.games.conftest import BAD, done
 from tests.games.test_game_page import own_record, verdict_text

@@ -49,13 +49,13 @@ def test_same_result_entered_twice_at_once():
     first = User.objects.get(username=login)
     second = User.objects.create_user("arbiter2", password="pw-second-arbiter")
     tournament.arbiters.add(second)
-    version = Tournament.objects.get(pk=tournament.pk).standings_version
+    version = Tournament.objects.get(pk=tournament.pk).published_version
     codes = _post_together(game.pk, [{"result": "draw"}, {"result": "draw"}], [first, second])
     assert codes == [200, 200]
     game.refresh_from_db()
     assert game.result == Game.Result.DRAW
     # the second entry found the result already there: one change, one version bump
-    assert Tournament.objects.get(pk=tournament.pk).standings_version == version + 1
+    assert Tournament.objects.get(pk=tournament.pk).published_version == version + 1
     assert Game.objects.filter(round=rnd).count() == 1
 
 

@@ -1,8 +1,12 @@
-"""The process memo keeps at most its size, drops the least recently used first."""
+"""The process memo keeps at most its size, drops the least recently used first; a
+transaction is open inside an atomic block only."""
 
 from __future__ import annotations
 
-from klinzha_site.memo import ProcessMemo
+import pytest
+from django.db import transaction
+
+from klinzha_site.memo import ProcessMemo, transaction_open
 
 
 def test_the_least_recently_used_goes_first():
@@ -22,3 +26,19 @@ def test_put_again_replaces_and_clear_forgets():
     assert memo.get(("t", 1)) == 2
     memo.clear()
     assert memo.get(("t", 1)) is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_transaction_is_open_inside_atomic_blocks_only():
+    assert not transaction_open()
+    with transaction.atomic():
+        assert transaction_open()
+        with transaction.atomic():
+            assert transaction_open()
+        assert transaction_open()
+    assert not transaction_open()
+
+
+def test_a_test_cases_own_transaction_counts_as_open(db):
+    """It rolls back at the test's end: what was read in it must not outlive it."""
+    assert transaction_open()

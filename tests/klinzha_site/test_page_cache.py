@@ -124,7 +124,7 @@ def test_the_validator_is_a_prepared_statement_on_postgresql():
     with connection.cursor() as cursor:
         cursor.execute("SELECT statement FROM pg_prepared_statements")
         prepared = " ".join(row[0] for row in cursor.fetchall())
-    assert "standings_version" in prepared and "COUNT(r.id)" in prepared
+    assert "published_version" in prepared and "COUNT(r.id)" in prepared
     # Django's own queries stay unprepared, as it configured the connection.
     assert connection.connection.prepare_threshold is None
 

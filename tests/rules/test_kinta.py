@@ -624,7 +624,7 @@ def test_casts_on_a_plain_move_are_rejected():
 
 
 def test_kz_commands_on_a_kinta_record(tmp_path, capsys):
-    from games.kz_commands import main
+    from games.kz.engine_commands import main
 
     path = tmp_path / "kinta.kzr"
     path.write_text(GAME.rsplit("\n", 1)[0] + "\n", encoding="utf-8")  # up to ply 22

@@ -619,8 +619,8 @@ def test_combinations_and_the_unclaimed_corner():
 
 
 def test_cli_validate_perft_and_show(tmp_path):
-    from games.kz_commands import main
-    from games.kz_show import handle_show
+    from games.kz.engine_commands import main
+    from games.kz.position_show import handle_show
 
     positions, moves = play_random_game(5)
     moves, positions = moves[:40], positions[:41]

@@ -21,6 +21,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.core.management import call_command
 from django.test import Client, override_settings
 
+from tests.tournaments.audit_entries import audit_entry_v1_append
 from tests.tournaments.services.factories import event_make, officials_make
 from tournaments import selectors, services
 from tournaments.audit import (
@@ -310,45 +311,11 @@ def officials_make_again():  # type: ignore[no-untyped-def]
     return Officials(*(User.objects.create_user(n, password=f"pw-{n}-12345") for n in names))
 
 
-def _append_v1(t, n: int) -> AuditEntry:  # type: ignore[no-untyped-def]
-    """An entry as the code before issue 22 wrote it: hash version 1, no chain bound."""
-    from django.utils import timezone
-
-    last = AuditEntry.objects.filter(tournament=t).order_by("-seq").first()
-    seq, prev = (last.seq + 1, last.hash) if last else (1, GENESIS)
-    now = timezone.now()
-    digest = entry_hash(
-        prev_hash=prev,
-        seq=seq,
-        actor="arbiter",
-        action="result",
-        object_type="",
-        object_id="",
-        before=None,
-        after={"n": n},
-        created_at=now.isoformat(),
-        key=settings.KZ_AUDIT_KEY.encode(),
-    )
-    return AuditEntry.objects.create(
-        tournament=t,
-        seq=seq,
-        actor="arbiter",
-        action="result",
-        object_type="",
-        object_id="",
-        after={"n": n},
-        created_at=now,
-        prev_hash=prev,
-        hash=digest,
-        key_id=settings.KZ_AUDIT_KEY_ID,
-    )
-
-
 def test_old_version_1_entries_and_heads_saved_before_still_verify(db):
     officials = officials_make()
     t, _ = event_make(officials, names=())
     for n in range(3):
-        _append_v1(t, n)
+        audit_entry_v1_append(entries=AuditEntry, tournament=t, n=n)
     assert AuditEntry.objects.filter(tournament=t, hash_version=1).count() == 3
     saved = audit_head(tournament=t)
     assert saved is not None

@@ -8,7 +8,7 @@ from collections import Counter
 from rules.italian import BACHSAN_KIND_OF_FACE
 from rules.position import GOLD, GREEN
 from tests.rules.test_italian import battle
-from tournaments.italian import bachsan_die, coin_toss, game_variants, timeout_decide
+from tournaments.italian_procedure import bachsan_die, coin_toss, game_variants, timeout_decide
 
 
 def test_coin_and_die_are_reproducible_and_fair():

@@ -10,6 +10,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 from tests.migrating import migrate as _migrate
+from tests.tournaments.audit_entries import audit_entry_v1_append
 
 BEFORE = [("games", "0007_italian_society"), ("tournaments", "0006_italian_society")]
 AFTER = [("games", "0008_game_moved_to_tournaments")]
@@ -242,8 +243,11 @@ def test_clock_adjustments_are_carried_over_in_time() -> None:
 
     before = [("games", "0009_clockadjustment_penalty")]
     executor = _migrate(before)
-    # the tournaments app stays where it is: its state is its latest
-    tournaments = [n for n in executor.loader.graph.leaf_nodes() if n[0] == "tournaments"]
+    # the tournaments app stays as far on as games at 0009 lets it (a later rename of its
+    # own waits for games 0010): its state is the latest of its applied migrations
+    graph = executor.loader.graph
+    applied = [n for n in executor.loader.applied_migrations if n[0] == "tournaments"]
+    tournaments = [max(applied, key=lambda n: len(graph.forwards_plan(n)))]
     old = executor.loader.project_state(before + tournaments).apps
     t = old.get_model("tournaments", "Tournament").objects.create(
         name="Time Open", slug="time-open", start_date=date(2026, 1, 1)
@@ -326,9 +330,8 @@ def test_players_get_the_organizer_who_manages_them_and_old_chains_keep_verifyin
     still verify, with the head saved before."""
     from django.conf import settings
     from django.contrib.auth import get_user_model
-    from django.utils import timezone
 
-    from tournaments.audit import GENESIS, audit_verify, entry_hash
+    from tournaments.audit import audit_verify
 
     before = [("tournaments", "0014_player_language")]
     old = _migrate(before).loader.project_state(before).apps
@@ -353,35 +356,8 @@ def test_players_get_the_organizer_who_manages_them_and_old_chains_keep_verifyin
         for rank, t in enumerate(events, start=1):
             Registration.objects.create(tournament=t, player=players[name], start_rank=rank)
     Entry = old.get_model("tournaments", "AuditEntry")
-    prev, key = GENESIS, settings.KZ_AUDIT_KEY.encode()
-    for seq in (1, 2):
-        now = timezone.now()
-        digest = entry_hash(
-            prev_hash=prev,
-            seq=seq,
-            actor="org",
-            action="result",
-            object_type="",
-            object_id="",
-            before=None,
-            after={"n": seq},
-            created_at=now.isoformat(),
-            key=key,
-        )
-        Entry.objects.create(
-            tournament=mine,
-            seq=seq,
-            actor="org",
-            action="result",
-            object_type="",
-            object_id="",
-            after={"n": seq},
-            created_at=now,
-            prev_hash=prev,
-            hash=digest,
-            key_id=settings.KZ_AUDIT_KEY_ID,
-        )
-        prev = digest
+    for n in (1, 2):
+        last = audit_entry_v1_append(entries=Entry, tournament=mine, n=n, actor="org")
 
     after = [("tournaments", "0015_player_manager_site_audit")]
     new = _migrate(after).loader.project_state(after).apps
@@ -399,5 +375,39 @@ def test_players_get_the_organizer_who_manages_them_and_old_chains_keep_verifyin
     from tournaments.models import Tournament as CurrentTournament
 
     current = CurrentTournament.objects.get(pk=mine.pk)
-    assert audit_verify(tournament=current, head=(2, prev)) == (True, 2, "")
+    assert audit_verify(tournament=current, head=(2, last.hash)) == (True, 2, "")
     assert get_user_model().objects.filter(username="org").exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_renamed_fields_keep_their_values_both_ways() -> None:
+    """Issue 23 item 4: a game's recorded first colour and the tournament's published
+    version keep every value under their new names, and again under the old ones."""
+    before = [("tournaments", "0016_pairing_job_heartbeat")]
+    old = _migrate(before).loader.project_state(before).apps
+    t = old.get_model("tournaments", "Tournament").objects.create(
+        name="Named Open", slug="named-open", start_date=date(2026, 1, 1), standings_version=7
+    )
+    Player = old.get_model("tournaments", "Player")
+    kor, worf = Player.objects.create(name="Kor"), Player.objects.create(name="Worf")
+    rnd = old.get_model("tournaments", "Round").objects.create(tournament=t, number=1)
+    Game = old.get_model("tournaments", "Game")
+    gold, unread = (
+        Game.objects.create(round=rnd, board=n, first=kor, second=worf, first_color=colour)
+        for n, colour in ((1, "gold"), (2, ""))
+    )
+
+    after = [("tournaments", "0017_names_that_say_what_they_hold")]
+    new = _migrate(after).loader.project_state(after).apps
+    assert new.get_model("tournaments", "Tournament").objects.get(pk=t.pk).published_version == 7
+    games = new.get_model("tournaments", "Game").objects
+    assert dict(games.values_list("pk", "first_colour_recorded")) == {
+        gold.pk: "gold",
+        unread.pk: "",
+    }
+
+    back = _migrate(before).loader.project_state(before).apps
+    assert back.get_model("tournaments", "Tournament").objects.get(pk=t.pk).standings_version == 7
+    games = back.get_model("tournaments", "Game").objects
+    assert dict(games.values_list("pk", "first_color")) == {gold.pk: "gold", unread.pk: ""}
+    _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())

@@ -486,11 +486,11 @@ def test_an_audit_entry_alone_shows_where_the_head_is_published(event):
     client = Client()
     paths = urls(t, event["players"])
     before = served(client, paths)
-    version = Tournament.objects.get(pk=t.pk).standings_version
+    version = Tournament.objects.get(pk=t.pk).published_version
     entry = audit_append(
         tournament=t, user=officials.chief, action=Action.SETTINGS, obj=t, after={"x": 1}
     )
-    assert Tournament.objects.get(pk=t.pk).standings_version == version
+    assert Tournament.objects.get(pk=t.pk).published_version == version
     after = served(client, paths)
     assert after == fresh(client, paths)
     head = entry.hash.encode()

@@ -112,10 +112,10 @@ def test_same_result_twice_changes_nothing(event, arbiter):
     rnd = services.round_create(tournament=t, pairings=[(a.pk, b.pk)], user=arbiter)
     game = rnd.games.get()
     first = services.game_result_set(game=game, result=Game.Result.FIRST_WIN, user=arbiter)
-    version = type(t).objects.get(pk=t.pk).standings_version
+    version = type(t).objects.get(pk=t.pk).published_version
     again = services.game_result_set(game=game, result=Game.Result.FIRST_WIN, user=arbiter)
     assert again.result_entered_at == first.result_entered_at
-    assert type(t).objects.get(pk=t.pk).standings_version == version
+    assert type(t).objects.get(pk=t.pk).published_version == version
 
 
 def test_unknown_tiebreak_rejected():

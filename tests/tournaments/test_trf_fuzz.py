@@ -19,7 +19,7 @@ from django.db import transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tournaments.kz_commands import handle_trf_import
+from tournaments.kz.event_commands import handle_trf_import
 from tournaments.models import Tournament
 from tournaments.services.trf_import import trf_import
 from tournaments.trf import TrfError, read_trf

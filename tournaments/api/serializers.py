@@ -72,7 +72,9 @@ class TournamentSerializer(serializers.ModelSerializer):
 class GameSerializer(serializers.ModelSerializer):
     round = serializers.IntegerField(source="round.number", read_only=True)
     # Blank until known (a read-only model field would lose its blank in the schema).
-    first_color = serializers.ChoiceField(choices=Colour.choices, allow_blank=True, read_only=True)
+    first_color = serializers.ChoiceField(
+        choices=Colour.choices, allow_blank=True, read_only=True, source="first_colour_recorded"
+    )
 
     class Meta:
         model = Game

@@ -1,5 +1,5 @@
 """What every tournament service shares: role checks, the tournament lock, round numbers and
-the standings version."""
+the published pages' version."""
 
 from __future__ import annotations
 
@@ -143,24 +143,24 @@ def pairing_warnings_from_above(tournament: Tournament) -> list[str]:
     return [str(w) for _, warnings in replies for w in (warnings or [])]
 
 
-def standings_bump(tournament: Tournament) -> None:
+def published_version_bump(tournament: Tournament) -> None:
     """Invalidate cached standings and published pages (standings, crosstable, pairings,
     player pages, their CSV, JSON and API forms): their cache keys carry this version, so
     every change to what they show bumps it, in the transaction that makes the change."""
-    Tournament.objects.filter(pk=tournament.pk).update(standings_version=F("standings_version") + 1)
+    Tournament.objects.filter(pk=tournament.pk).update(published_version=F("published_version") + 1)
 
 
-def standings_bump_for_game(*, game_id: int) -> None:
-    """standings_bump for the event of a game changed outside a tournament service (the
-    first colour a validated record names)."""
+def published_version_bump_for_game(*, game_id: int) -> None:
+    """published_version_bump for the event of a game changed outside a tournament service
+    (the first colour a validated record names)."""
     Tournament.objects.filter(rounds__games__pk=game_id).update(
-        standings_version=F("standings_version") + 1
+        published_version=F("published_version") + 1
     )
 
 
-def standings_bump_for_player(*, player_id: int) -> None:
-    """standings_bump for every event a player entered (their name, club or rating shows on
-    each one's pages)."""
+def published_version_bump_for_player(*, player_id: int) -> None:
+    """published_version_bump for every event a player entered (their name, club or rating
+    shows on each one's pages)."""
     Tournament.objects.filter(registrations__player_id=player_id).update(
-        standings_version=F("standings_version") + 1
+        published_version=F("published_version") + 1
     )

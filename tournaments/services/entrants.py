@@ -24,10 +24,10 @@ from tournaments.roles import (
 )
 from tournaments.selectors import expulsion_standing
 from tournaments.services.common import (
+    published_version_bump,
+    published_version_bump_for_player,
     require_arbiter,
     require_official,
-    standings_bump,
-    standings_bump_for_player,
     tournament_lock,
 )
 
@@ -106,7 +106,7 @@ def player_update(*, player: Player, user: AnyUser | None = None, **fields: Any)
         )
     locked.full_clean()
     locked.save(update_fields=list(fields))
-    standings_bump_for_player(player_id=locked.pk)
+    published_version_bump_for_player(player_id=locked.pk)
     return locked
 
 
@@ -219,7 +219,7 @@ def registration_create(
             "rating": reg.rating,
         },
     )
-    standings_bump(tournament)
+    published_version_bump(tournament)
     return reg
 
 
@@ -277,7 +277,7 @@ def _ranks_store(
         before={"start_ranks": [[r.player.name, before[r.player_id]] for r in order]},
         after={"start_ranks": [[r.player.name, r.start_rank] for r in order]},
     )
-    standings_bump(tournament)
+    published_version_bump(tournament)
     return order
 
 
@@ -343,7 +343,7 @@ def registration_withdraw(
         obj=reg,
         after={"status": reg.status},
     )
-    standings_bump(reg.tournament)
+    published_version_bump(reg.tournament)
     return reg
 
 
@@ -406,7 +406,7 @@ def registration_reinstate(*, registration: Registration) -> Registration:
     reg.status = Registration.Status.ACTIVE
     reg.last_round = None
     reg.save(update_fields=["status", "last_round"])
-    standings_bump(reg.tournament)
+    published_version_bump(reg.tournament)
     return reg
 
 

@@ -17,8 +17,8 @@ from klinzha_site.user_types import AnyUser
 from rules.variants import SUPPORTED_VARIANTS, parse_variants
 from tournaments.audit import Action, audit_append
 from tournaments.event_rules import time_control_normal, variants_problems
-from tournaments.italian import RULESET as ITALIAN_RULESET
-from tournaments.italian import TIME_CONTROL as ITALIAN_TIME_CONTROL
+from tournaments.italian_procedure import RULESET as ITALIAN_RULESET
+from tournaments.italian_procedure import TIME_CONTROL as ITALIAN_TIME_CONTROL
 from tournaments.models import Tournament
 from tournaments.roles import Role, role_require, user_is_organizer
 from tournaments.services.common import tournament_lock
@@ -180,7 +180,7 @@ def tournament_update(
     _validate_rules(tournament, changed=list(fields))
     tournament.full_clean()
     tournament_bounds_check(tournament)
-    tournament.standings_version = F("standings_version") + 1
+    tournament.published_version = F("published_version") + 1
     tournament.save()
     tournament.refresh_from_db()
     return tournament

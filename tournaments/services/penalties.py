@@ -18,8 +18,8 @@ from tournaments.roles import Role, penalty_role, role_require
 from tournaments.selectors import expulsion_standing
 from tournaments.services.common import (
     acting_account,
+    published_version_bump,
     require_arbiter,
-    standings_bump,
     tournament_lock,
 )
 from tournaments.services.entrants import registration_reinstate, registration_withdraw
@@ -112,7 +112,7 @@ def penalty_impose(
             "reason": reason,
         },
     )
-    standings_bump(tournament)
+    published_version_bump(tournament)
     notify_penalty(penalty=penalty)
     return penalty
 
@@ -206,5 +206,5 @@ def penalty_revoke(*, penalty: Penalty, reason: str, user: AnyUser | None) -> Pe
         before={"penalty": penalty.pk},
         after={"reason": reason},
     )
-    standings_bump(penalty.tournament)
+    published_version_bump(penalty.tournament)
     return revocation

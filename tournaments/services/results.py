@@ -14,8 +14,8 @@ from tournaments.audit import Action, audit_append
 from tournaments.models import Game, Round, Tournament
 from tournaments.services.common import (
     acting_account,
+    published_version_bump,
     require_arbiter,
-    standings_bump,
     tournament_lock,
 )
 from tournaments.services.notifications import notify_result_to_confirm
@@ -93,7 +93,7 @@ def game_result_set(*, game: Game, result: str, user: AnyUser | None = None) -> 
         before={"result": before},
         after={"result": result},
     )
-    standings_bump(tournament)
+    published_version_bump(tournament)
     if locked.result and locked.result_confirmed_at is None:
         notify_result_to_confirm(game=locked, entered_by=account)
     return locked
@@ -128,7 +128,7 @@ def game_result_countersign(*, game: Game, user: AnyUser | None) -> Game:
         obj=locked,
         after={"result": locked.result},
     )
-    standings_bump(tournament)
+    published_version_bump(tournament)
     return locked
 
 

@@ -29,8 +29,8 @@ from tournaments.services.common import (
     next_round_check,
     next_round_number,
     pairing_warnings_from_above,
+    published_version_bump,
     require_arbiter,
-    standings_bump,
     tournament_lock,
 )
 from tournaments.services.notifications import notify_round_published
@@ -130,7 +130,7 @@ def round_create(
             "requested_byes": list(requested_byes),
         },
     )
-    standings_bump(tournament)
+    published_version_bump(tournament)
     if status == Round.Status.PUBLISHED:
         notify_round_published(round=rnd)
     return rnd
@@ -162,7 +162,7 @@ def round_publish(*, round: Round, user: AnyUser | None = None) -> Round:
         obj=locked,
         after={"round": locked.number},
     )
-    standings_bump(locked.tournament)
+    published_version_bump(locked.tournament)
     notify_round_published(round=locked)
     return locked
 
@@ -179,7 +179,7 @@ def round_schedule(
     locked.starts_at, locked.place = starts_at, place
     locked.full_clean()
     locked.save(update_fields=["starts_at", "place"])
-    standings_bump(locked.tournament)  # the pairings page and the rounds API show them
+    published_version_bump(locked.tournament)  # the pairings page and the rounds API show them
     audit_append(
         tournament=locked.tournament,
         user=user,
@@ -222,7 +222,7 @@ def round_unpublish(*, round: Round, user: AnyUser | None = None) -> Round:
         obj=locked,
         after={"round": locked.number},
     )
-    standings_bump(locked.tournament)
+    published_version_bump(locked.tournament)
     return locked
 
 
@@ -243,7 +243,7 @@ def round_discard(*, round: Round, user: AnyUser | None = None) -> int:
         before={"round": number},
     )
     locked.delete()
-    standings_bump(round.tournament)
+    published_version_bump(round.tournament)
     return number
 
 
@@ -303,7 +303,7 @@ def round_pairings_edit(
     locked.warnings = warnings
     locked.explanation = [*locked.explanation, "pairings edited by hand"]
     locked.save(update_fields=["warnings", "explanation"])
-    standings_bump(locked.tournament)
+    published_version_bump(locked.tournament)
     audit_append(
         tournament=locked.tournament,
         user=user,
@@ -357,7 +357,7 @@ def game_spindle_choose(
         )
     except ValueError as exc:
         raise ValidationError({"placement": str(exc)}) from None
-    if locked.result or locked.first_color:
+    if locked.result or locked.first_colour_recorded:
         raise Conflict(
             {
                 "game": gettext(
@@ -371,7 +371,7 @@ def game_spindle_choose(
     locked.first_id = casters[choice.first_placer]
     locked.second_id = casters[1 - choice.first_placer]
     locked.save(update_fields=["spindle_chooser", "spindle_placement", "first", "second"])
-    standings_bump(tournament)
+    published_version_bump(tournament)
     after = game_spindle(locked)
     audit_append(
         tournament=tournament,

@@ -14,7 +14,7 @@ from klinzha_site.user_types import AnyUser
 from rules.points import format_points
 from tournaments.models import ForbiddenPair, Game, Player, Registration, Round, Tournament
 from tournaments.selectors import standings_compute
-from tournaments.services.common import standings_bump
+from tournaments.services.common import published_version_bump
 from tournaments.services.entrants import player_create
 from tournaments.services.events import tournament_create
 from tournaments.trf import (
@@ -117,7 +117,7 @@ def trf_import(*, text: str, organizer: AnyUser | None = None) -> TrfImport:
     for a, b in trf.forbidden:
         first, second = sorted((player_of[a], player_of[b]), key=lambda p: p.pk)
         ForbiddenPair.objects.create(tournament=tournament, first=first, second=second)
-    standings_bump(tournament)
+    published_version_bump(tournament)
     warnings = _points_check(trf, tournament, player_of, importer.byes, declared)
     return TrfImport(tournament, warnings)
 
@@ -300,7 +300,7 @@ def _points_check(
                     game.save(update_fields=["bye_points"])
                 changed = True
     if changed:
-        standings_bump(tournament)
+        published_version_bump(tournament)
         diffs = differences(scoring)
     wrong = [
         f"{tp.name} (start rank {tp.start_rank}: {format_points(tp.points)} in the file, "

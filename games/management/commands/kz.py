@@ -1,4 +1,4 @@
-"""The `kz` command: one dispatcher whose subcommands come from each app's kz_commands."""
+"""The `kz` command: one dispatcher whose subcommands come from each app's kz package."""
 
 from __future__ import annotations
 
@@ -7,13 +7,12 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from games import kz_bundle
-from games import kz_commands as game_commands
-from tournaments import kz_commands as tournament_commands
+from games.kz import bundle_export, engine_commands
+from tournaments.kz import event_commands
 
-# It lives in the top app so that it can name both apps' subcommands. kz_bundle reads the
-# database, so it is not among the engine's commands (games.kz_commands runs without Django).
-SUBCOMMAND_MODULES = (game_commands, kz_bundle, tournament_commands)
+# It lives in the top app so that it can name both apps' subcommands. bundle_export reads the
+# database, so it is not among the engine's commands (engine_commands runs without Django).
+SUBCOMMAND_MODULES = (engine_commands, bundle_export, event_commands)
 
 
 class Command(BaseCommand):

@@ -94,7 +94,7 @@ def test_an_adjustment_needs_a_side_and_an_arbiter(officials, game):
     ],
 )
 def test_a_penalty_falls_on_its_side(officials, game, kind, offender, first_color, side, seconds):
-    Game.objects.filter(pk=game.pk).update(first_color=first_color)
+    Game.objects.filter(pk=game.pk).update(first_colour_recorded=first_color)
     game.refresh_from_db()
     article = {"opponent_time": "12.4b", "offender_time": "12.4c", "extra_time": "12.5"}[kind]
     penalty = Penalty.objects.create(

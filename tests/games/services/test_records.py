@@ -239,7 +239,7 @@ def test_a_record_under_other_rules_than_the_games_is_not_valid(expected, reason
 
 def test_validation_stores_the_verdict_and_the_first_colour(officials, game):
     sub = stored(game, user=officials.arbiter)
-    assert Game.objects.get(pk=game.pk).first_color == ""
+    assert Game.objects.get(pk=game.pk).first_colour_recorded == ""
     done = services.submission_validate(submission_id=sub.pk)
     assert (done.status, done.attempts, done.readable, done.valid, done.plies) == (
         "done",
@@ -252,7 +252,7 @@ def test_validation_stores_the_verdict_and_the_first_colour(officials, game):
     assert done.validated_at is not None and done.error is None
     assert done.clock == {"decision": None, "loser": None, "article": None}
     assert RecordSubmission.objects.get(pk=sub.pk).valid is True
-    assert Game.objects.get(pk=game.pk).first_color == "green"
+    assert Game.objects.get(pk=game.pk).first_colour_recorded == "green"
 
 
 def test_validation_is_done_once(officials, game):
@@ -264,11 +264,11 @@ def test_validation_is_done_once(officials, game):
 
 def test_the_first_readable_record_tells_the_first_colour_for_good(officials, game):
     services.submission_validate(submission_id=stored(game, raw=b"\xff not text").pk)
-    assert Game.objects.get(pk=game.pk).first_color == ""
+    assert Game.objects.get(pk=game.pk).first_colour_recorded == ""
     services.submission_validate(submission_id=stored(game, raw=GOLD_FIRST).pk)
-    assert Game.objects.get(pk=game.pk).first_color == "gold"
+    assert Game.objects.get(pk=game.pk).first_colour_recorded == "gold"
     services.submission_validate(submission_id=stored(game, raw=CAPTURE).pk)
-    assert Game.objects.get(pk=game.pk).first_color == "gold"
+    assert Game.objects.get(pk=game.pk).first_colour_recorded == "gold"
 
 
 def test_validation_judges_by_the_games_rules_and_clock_adjustments(officials, game):

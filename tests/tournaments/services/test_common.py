@@ -1,5 +1,5 @@
 """What every tournament service shares, called directly: the role checks, the tournament
-lock, the acting account, the next round's number and its checks, the standings version."""
+lock, the acting account, the next round's number and its checks, the published pages' version."""
 
 from __future__ import annotations
 
@@ -15,9 +15,9 @@ from tournaments.services.common import (
     acting_account,
     next_round_check,
     next_round_number,
+    published_version_bump,
     require_arbiter,
     require_official,
-    standings_bump,
     tournament_lock,
 )
 
@@ -25,7 +25,7 @@ pytestmark = pytest.mark.django_db
 
 
 def version(t: Tournament) -> int:
-    return Tournament.objects.values_list("standings_version", flat=True).get(pk=t.pk)
+    return Tournament.objects.values_list("published_version", flat=True).get(pk=t.pk)
 
 
 def test_require_arbiter_lets_officials_and_the_system_through(officials, event):
@@ -101,7 +101,9 @@ def test_next_round_check_refuses_beyond_the_plan(event):
     }
 
 
-def test_standings_bump_invalidates_the_cached_standings(event):
+# Outside a test transaction: the standings memo keeps nothing read inside one.
+@pytest.mark.django_db(transaction=True)
+def test_published_version_bump_invalidates_the_cached_standings(event):
     t, (a, b, c, d) = event
     rnd = round_make(t, [(a, b), (c, d)])
     before = version(t)
@@ -109,10 +111,10 @@ def test_standings_bump_invalidates_the_cached_standings(event):
     # A change behind the services' back is not seen until the version moves.
     Game.objects.filter(round=rnd, board=1).update(result=Game.Result.FIRST_WIN)
     assert {r.entrant.name: r.score for r in selectors.standings_compute(tournament=t)}["Ann"] == 0
-    standings_bump(t)
+    published_version_bump(t)
     assert version(t) == before + 1
     assert {r.entrant.name: r.score for r in selectors.standings_compute(tournament=t)}["Ann"] == 1
-    standings_bump(t)
+    published_version_bump(t)
     assert version(t) == before + 2
 
 

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 
 
 def version(t: Tournament) -> int:
-    return Tournament.objects.values_list("standings_version", flat=True).get(pk=t.pk)
+    return Tournament.objects.values_list("published_version", flat=True).get(pk=t.pk)
 
 
 def account(name: str):  # type: ignore[no-untyped-def]

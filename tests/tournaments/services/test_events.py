@@ -81,9 +81,9 @@ def test_the_system_may_set_officials(officials, event):
 def test_tournament_update_audits_the_change_and_bumps_the_standings(officials, event):
     t, _ = event
     t.refresh_from_db()
-    version = t.standings_version
+    version = t.published_version
     got = services.tournament_update(tournament=t, user=officials.chief, venue="Hall B")
-    assert got.venue == "Hall B" and got.standings_version == version + 1
+    assert got.venue == "Hall B" and got.published_version == version + 1
     entry = AuditEntry.objects.get(tournament=t, action="settings")
     assert entry.before == {"venue": ""} and entry.after == {"venue": "Hall B"}
     with pytest.raises(ValidationError) as e:

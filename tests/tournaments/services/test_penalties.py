@@ -132,7 +132,7 @@ def test_a_clock_penalty_charges_the_right_side_and_revoking_gives_it_back(
     officials, ctx, kind, offender, first_color, side, seconds
 ):
     t, (a, b, c, d), game = ctx
-    Game.objects.filter(pk=game.pk).update(first_color=first_color)
+    Game.objects.filter(pk=game.pk).update(first_colour_recorded=first_color)
     game.refresh_from_db()
     who = a if offender == "first" else b
     before = scores(t)
@@ -392,7 +392,7 @@ def test_revoking_a_clock_penalty_undoes_it_on_the_side_it_was_charged(officials
     p = impose(t, a, "offender_time", officials.arbiter, game=game, amount=120)
     assert clock_log(game) == [("green", -120, "12.4c")]
     # A record then tells the first placer had gold (as submission_validate stores it).
-    Game.objects.filter(pk=game.pk).update(first_color="gold")
+    Game.objects.filter(pk=game.pk).update(first_colour_recorded="gold")
     fresh = Penalty.objects.get(pk=p.pk)  # as the pages and the API load it
     services.penalty_revoke(penalty=fresh, reason="mistaken", user=officials.arbiter)
     assert clock_log(game) == [("green", -120, "12.4c"), ("green", 120, "12.4c")]

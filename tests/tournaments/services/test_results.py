@@ -20,7 +20,7 @@ def scores(t: Tournament) -> dict[str, float]:
 
 
 def version(t: Tournament) -> int:
-    return Tournament.objects.values_list("standings_version", flat=True).get(pk=t.pk)
+    return Tournament.objects.values_list("published_version", flat=True).get(pk=t.pk)
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from games.signing import (
 )
 from rules.errors import RulesError
 
-# What `kz bundle export` writes next to the bundles (games.kz_bundle; no Django here).
+# What `kz bundle export` writes next to the bundles (games.kz.bundle_export; no Django here).
 MANIFEST = "manifest.json"
 
 

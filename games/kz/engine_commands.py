@@ -10,8 +10,8 @@ from typing import IO, Any
 
 from tqdm import tqdm
 
-from games import kz_clock, kz_show, kz_sign
-from games.kz_files import iter_record_paths, read_text
+from games.kz import clock_flags, offline_signing, position_show
+from games.kz.record_files import iter_record_paths, read_text
 from rules.errors import RecordError
 from rules.position import Position
 from rules.posstring import parse_position, position_to_string
@@ -35,7 +35,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=handle_perft)
 
-    for module in (kz_show, kz_clock, kz_sign):
+    for module in (position_show, clock_flags, offline_signing):
         module.register(subparsers)
 
 

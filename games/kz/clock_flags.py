@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import IO, Any
 
-from games.kz_files import read_text
+from games.kz.record_files import read_text
 from rules.clock import adjudicate
 from rules.errors import RecordError, RulesError
 from rules.record import read_record

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import IO, Any
 
-from games.kz_files import read_text
+from games.kz.record_files import read_text
 from rules.diagram import render_text
 from rules.engines import new_position
 from rules.errors import RecordError

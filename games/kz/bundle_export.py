@@ -9,14 +9,14 @@ from typing import IO, Any
 
 from django.utils import timezone
 
-from games import kz_sign
+from games.kz import offline_signing
 from games.models import RecordSubmission
 from games.selectors import signing_keys_of, tournament_records
 from games.signing import Signature, bundle
 from rules.errors import RulesError
 from tournaments.models import Tournament
 
-MANIFEST = kz_sign.MANIFEST
+MANIFEST = offline_signing.MANIFEST
 
 
 def register(subparsers: Any) -> None:
