@@ -285,6 +285,9 @@ class Registration(models.Model):
     last_round = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text=_("last round before withdrawal")
     )
+    # An expelled player who had already withdrawn: revoking the expulsion gives back the
+    # withdrawal (and its last round), not a place in later rounds.
+    withdrew_before_expulsion = models.BooleanField(default=False, editable=False)
 
     class Meta:
         constraints = [

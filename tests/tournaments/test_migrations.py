@@ -8,6 +8,7 @@ from datetime import date
 import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
+from django.utils import timezone
 
 from tests.migrating import migrate as _migrate
 from tests.tournaments.audit_entries import audit_entry_v1_append
@@ -410,4 +411,53 @@ def test_renamed_fields_keep_their_values_both_ways() -> None:
     assert back.get_model("tournaments", "Tournament").objects.get(pk=t.pk).standings_version == 7
     games = back.get_model("tournaments", "Game").objects
     assert dict(games.values_list("pk", "first_color")) == {gold.pk: "gold", unread.pk: ""}
+    _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_expelled_players_who_had_withdrawn_are_known_from_their_trail() -> None:
+    """A player withdrawn and then expelled before the field existed gets the withdrawal
+    back when the expulsion is revoked; one expelled while playing comes back active."""
+    before = [("tournaments", "0017_names_that_say_what_they_hold")]
+    old = _migrate(before).loader.project_state(before).apps
+    t = old.get_model("tournaments", "Tournament").objects.create(
+        name="Trail Open", slug="trail-open", start_date=date(2026, 1, 1)
+    )
+    Player = old.get_model("tournaments", "Player")
+    Registration = old.get_model("tournaments", "Registration")
+    Entry = old.get_model("tournaments", "AuditEntry")
+    regs = {
+        name: Registration.objects.create(
+            tournament=t, player=Player.objects.create(name=name), status="expelled"
+        )
+        for name in ("Kor", "Worf", "Gowron")
+    }
+    trails = {
+        "Kor": [{"status": "withdrawn"}, {"status": "expelled"}],
+        "Worf": [{"status": "expelled"}],
+        # Withdrew, came back (the undo), then was expelled while playing.
+        "Gowron": [{"status": "withdrawn"}, {"status": "active"}, {"status": "expelled"}],
+    }
+    seq = 0
+    for name, afters in trails.items():
+        for after in afters:
+            seq += 1
+            Entry.objects.create(
+                tournament=t,
+                seq=seq,
+                action="withdrawal",
+                object_type="Registration",
+                object_id=str(regs[name].pk),
+                after=after,
+                created_at=timezone.now(),
+                prev_hash="0" * 64,
+                hash=f"{seq:064d}",
+            )
+
+    after = [("tournaments", "0018_registration_withdrew_before_expulsion")]
+    new = _migrate(after).loader.project_state(after).apps
+    flags = new.get_model("tournaments", "Registration").objects.values_list(
+        "player__name", "withdrew_before_expulsion"
+    )
+    assert dict(flags) == {"Kor": True, "Worf": False, "Gowron": False}
     _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())

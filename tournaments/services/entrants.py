@@ -334,8 +334,10 @@ def registration_withdraw(
             )
     if reg.status == Registration.Status.ACTIVE:
         reg.last_round = reg.tournament.rounds.count()
+    elif expelled and reg.status == Registration.Status.WITHDRAWN:
+        reg.withdrew_before_expulsion = True
     reg.status = Registration.Status.EXPELLED if expelled else Registration.Status.WITHDRAWN
-    reg.save(update_fields=["status", "last_round"])
+    reg.save(update_fields=["status", "last_round", "withdrew_before_expulsion"])
     audit_append(
         tournament=reg.tournament,
         user=user,
@@ -400,12 +402,17 @@ def registration_withdrawal_undo(
 
 @transaction.atomic
 def registration_reinstate(*, registration: Registration) -> Registration:
-    """Undo a withdrawal or expulsion (a revoked expulsion): the player is active again."""
+    """Undo a withdrawal or expulsion (a revoked expulsion): the player is active again, or
+    withdrawn as before when they had withdrawn before the expulsion."""
     tournament_lock(registration.tournament_id)  # the one lock order: tournament first
     reg = Registration.objects.select_for_update().get(pk=registration.pk)
-    reg.status = Registration.Status.ACTIVE
-    reg.last_round = None
-    reg.save(update_fields=["status", "last_round"])
+    if reg.status == Registration.Status.EXPELLED and reg.withdrew_before_expulsion:
+        reg.status = Registration.Status.WITHDRAWN
+    else:
+        reg.status = Registration.Status.ACTIVE
+        reg.last_round = None
+    reg.withdrew_before_expulsion = False
+    reg.save(update_fields=["status", "last_round", "withdrew_before_expulsion"])
     published_version_bump(reg.tournament)
     return reg
 

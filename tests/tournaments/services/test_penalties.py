@@ -387,6 +387,26 @@ def test_revoking_one_of_two_expulsions_leaves_the_player_expelled(officials, ct
     assert status(t, a)[0] == "expelled"
 
 
+@pytest.mark.parametrize("kind", EXPULSION_KINDS)
+def test_revoking_the_expulsion_of_a_player_who_had_withdrawn_gives_the_withdrawal_back(
+    officials, ctx, kind
+):
+    t, (a, *_), game = ctx
+    services.game_result_set(game=game, result="first_win")
+    reg = Registration.objects.get(tournament=t, player=a)
+    services.registration_withdraw(registration=reg, user=officials.arbiter)
+    assert status(t, a) == ("withdrawn", 1)
+    p = impose(t, a, kind, officials.chief)
+    assert status(t, a) == ("expelled", 1)
+    services.penalty_revoke(penalty=p, reason="appeal upheld", user=officials.chief)
+    assert status(t, a) == ("withdrawn", 1)
+    players, _ = pairing_selectors.pairing_players(tournament=t, round_number=2)
+    assert a.pk not in {pl.id for pl in players}
+    # Undoing the withdrawal itself is the arbiter's, as before the expulsion.
+    services.registration_withdrawal_undo(registration=reg, user=officials.arbiter)
+    assert status(t, a) == ("active", None)
+
+
 def test_revoking_a_clock_penalty_undoes_it_on_the_side_it_was_charged(officials, ctx):
     t, (a, *_), game = ctx
     p = impose(t, a, "offender_time", officials.arbiter, game=game, amount=120)
