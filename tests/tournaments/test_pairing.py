@@ -209,3 +209,8 @@ def test_hard_rules_over_simulated_events(n, rounds, seed):
 
 def test_larger_event():
     simulate(5, 200, 9)
+
+
+@pytest.mark.parametrize(("seeds", "ties"), [([], []), ([7], [(7, None)]), ([7, 9], [(7, 9)])])
+def test_a_bracket_of_none_one_or_two_players(seeds, ties):
+    assert knockout_bracket(seeds) == ties

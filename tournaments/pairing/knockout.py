@@ -17,7 +17,7 @@ def knockout_bracket(seeds: list[int]) -> list[tuple[int, int | None]]:
     """First-round ties for players listed strongest first: (higher seed, lower seed or None
     for a bye)."""
     n = len(seeds)
-    size = 1
+    size = 2  # one player alone still has a tie: a bye
     while size < n:
         size *= 2
     order = seeding_order(size)
