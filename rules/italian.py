@@ -15,7 +15,6 @@ from rules.board import (
     REGION,
     REGION_BB,
     iter_bits,
-    neighbours_bb,
 )
 from rules.errors import IllegalMoveError
 from rules.messages import Message, message
@@ -29,7 +28,6 @@ from rules.position import (
     IS_CARRIER,
     KIND_NAMES,
     LANCER,
-    LANCER_RAYS,
     NEAR4,
     NO_SQUARE,
     RULESET_ITALIAN,
@@ -41,7 +39,7 @@ from rules.position import (
     Rules,
 )
 from rules.registry import register_ruleset
-from rules.safety import walkers_attack
+from rules.safety import walkers_attack, walkers_strike
 from rules.variants import parse_removed as parse_removed
 
 # Article names for the society's own rules: the numbered reminders of "RICORDATE CHE",
@@ -358,7 +356,8 @@ class ItalianPosition(Position):
     # --- goal safety (strict) -----------------------------------------------------------------
     def _attacks_goal(self, attacker: int) -> bool:
         """Whether one of `attacker`'s warriors may move onto the enemy Goal (its _dests hold
-        the Goal), read from the Goal outwards as _attack_map reads it, stopping at the first."""
+        the Goal), read from the Goal outwards as _attack_map reads it, stopping at the first:
+        the Fliers here, the walkers (those outside both fields) as the flat game reads them."""
         side = 1 - attacker
         g = self.goal[side]
         if g < 0:
@@ -377,40 +376,17 @@ class ItalianPosition(Position):
         near = free & NEAR4[g] & ~kb[FLIER]
         if not near:
             return False
-        passable = BOARD & ~(self.occ[side] | foes | dzoc)
-        r1 = NB[g]
-        vang = kb[VANGUARD] & near
-        if vang:
-            if self.rules.power_vanguards:
-                if vang & (r1 | neighbours_bb(r1 & passable)):
-                    return True
-            elif vang & r1:
-                return True
-        lancer = kb[LANCER] & near
-        if lancer:
-            for ray in LANCER_RAYS[g]:
-                for b in ray:
-                    if b & lancer:
-                        return True
-                    if not b & passable:
-                        break
-        fencer = kb[FENCER] & near
-        if fencer & r1:
-            return True
-        swift = kb[SWIFT] & near
         # Only a Blockader left alone may capture, not a held Goal, its field clear of Goals.
         blk = kb[BLOCKADER] & near if foes == kb[BLOCKADER] and not self.sq[g] else 0
-        if not (fencer | swift | blk):
-            return False
-        r2 = neighbours_bb(r1 & passable)
-        if blk & (r1 | r2) and not r1 & (self.goals_bb() | dzoc):
-            return True
-        if not (fencer | swift):
-            return False
-        r3 = neighbours_bb(r2 & passable)
-        if fencer & (r2 | r3):
-            return True
-        return bool(swift & (r2 | r3 | neighbours_bb(r3 & passable)) & ~r1)
+        return walkers_strike(
+            kb,
+            near,
+            g,
+            BOARD & ~(self.occ[side] | foes | dzoc),
+            self.rules.power_vanguards,
+            blk,
+            self.goals_bb() | dzoc if blk else 0,
+        )
 
     def is_in_jeopardy(self, side: int) -> bool:
         return self._attacks_goal(1 - side)

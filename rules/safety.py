@@ -20,6 +20,7 @@ from rules.pieces import (
     FLIER,
     LANCER,
     LANCER_RAYS,
+    NEAR2,
     NEAR4,
     SWIFT,
     VANGUARD,
@@ -83,46 +84,25 @@ class GoalSafety(Movement):
         if not foes & keep & ~fliers & NEAR4[g]:
             # Nothing but Fliers within reach, and none of them lands on the Goal.
             return False
-        passable = BOARD & ~(own | foes | dzoc | holes)
-        r1 = NB[g]
-        vang = kb[VANGUARD] & keep
-        if vang:
-            if self.rules.power_vanguards:
-                if vang & (r1 | neighbours_bb(r1 & passable)):
-                    return True
-            elif vang & r1:
-                return True
-        lancer = kb[LANCER] & keep
-        if lancer:
-            for ray in LANCER_RAYS[g]:
-                for b in ray:
-                    if b & lancer:
-                        return True
-                    if not b & passable:
-                        break
-        fencer = kb[FENCER] & keep
-        swift = kb[SWIFT] & keep
-        blk = kb[BLOCKADER] & keep
-        if not (fencer | swift | blk):
-            return False
-        if fencer & r1:
-            return True
-        r2 = neighbours_bb(r1 & passable)
-        if blk & (r1 | r2) and not held:
-            ag = self._goal_bar(a)
-            bad = own | (BIT[ag] if ag >= 0 else 0) | dzoc
-            if not r1 & bad:
-                return True
-        if not (fencer | swift):
-            return False
-        r3 = neighbours_bb(r2 & passable)
-        if fencer & (r2 | r3):
-            return True
-        if swift:
-            r4 = neighbours_bb(r3 & passable)
-            if swift & (r2 | r3 | r4) & ~r1:
-                return True
-        return False
+        # The attacker's Blockader strikes only a lying Goal, from two steps at most (what
+        # bars it is asked for only then).
+        blk = 0 if held else kb[BLOCKADER] & keep & NEAR2[g]
+        return walkers_strike(
+            kb,
+            keep,
+            g,
+            BOARD & ~(own | foes | dzoc | holes),
+            self.rules.power_vanguards,
+            blk,
+            self._blockader_bar(a, own, dzoc) if blk else 0,
+        )
+
+    def _blockader_bar(self, a: int, own: int, dzoc: int) -> int:
+        """The squares that bar `a`'s Blockader from taking a Goal when one of them is beside
+        it: the defender's warriors (`own`) and zone (`dzoc`), and `a`'s own Goal where it
+        bars (_goal_bar)."""
+        ag = self._goal_bar(a)
+        return own | dzoc | (BIT[ag] if ag >= 0 else 0)
 
     def _maps_hold(self, side: int) -> bool:
         """Whether _safe_battle_dests may judge `side`'s moves from attack maps here (a
@@ -179,10 +159,8 @@ class GoalSafety(Movement):
         read |= r1
         att |= fencer & r1
         r2 = neighbours_bb(r1 & passable)
-        if blk & (r1 | r2) and not held:
-            ag = self._goal_bar(a)
-            if not r1 & (own | (BIT[ag] if ag >= 0 else 0) | dzoc):
-                att |= blk & (r1 | r2)
+        if blk & (r1 | r2) and not held and not r1 & self._blockader_bar(a, own, dzoc):
+            att |= blk & (r1 | r2)
         if not (fencer | swift):
             return att, read
         read |= r2
@@ -389,3 +367,43 @@ def walkers_attack(
     att |= kb[FENCER] & free & (r1 | r2 | r3)
     att |= kb[SWIFT] & free & (r2 | r3 | neighbours_bb(r3 & passable)) & ~r1
     return att, read, r2
+
+
+def walkers_strike(
+    kb: list[int], strikers: int, g: int, passable: int, power: bool, blockaders: int, bar: int
+) -> bool:
+    """Whether one of the attacker's walking warriors reaches a Goal on `g`: those of
+    `strikers` among its Vanguards, Lancers, Fencers and Swifts (`kb` its squares by kind), by
+    paths over `passable`, and its `blockaders`, from one or two steps when no square beside
+    `g` is in `bar`. Read from the Goal outwards, stopping at the first: the one reading of
+    the flat game's jeopardy test (GoalSafety._jeopardy) and of the variants' that only
+    choose which warriors strike (the Italian society's)."""
+    r1 = NB[g]
+    vang = kb[VANGUARD] & strikers
+    if vang & r1:
+        return True
+    if vang and power and vang & neighbours_bb(r1 & passable):
+        return True
+    lancer = kb[LANCER] & strikers
+    if lancer:
+        for ray in LANCER_RAYS[g]:
+            for b in ray:
+                if b & lancer:
+                    return True
+                if not b & passable:
+                    break
+    fencer = kb[FENCER] & strikers
+    if fencer & r1:
+        return True
+    swift = kb[SWIFT] & strikers
+    if not (fencer | swift | blockaders):
+        return False
+    r2 = neighbours_bb(r1 & passable)
+    if blockaders & (r1 | r2) and not r1 & bar:
+        return True
+    if not (fencer | swift):
+        return False
+    r3 = neighbours_bb(r2 & passable)
+    if fencer & (r2 | r3):
+        return True
+    return bool(swift) and bool(swift & (r2 | r3 | neighbours_bb(r3 & passable)) & ~r1)
