@@ -281,19 +281,13 @@ class GoalSafety(Movement):
         Not `exact`: (origin, kind, the destinations found safe at once, those still to
         judge one by one), carrying aside.
         """
-        safe = self.is_battle_move_safe
+        quick, att0, read0, held, capture, gb = self._maps_start(side)
         g = self.goal[side]
-        quick = g >= 0 and self._plain_safety and not self.rules.ablative and self._maps_hold(side)
         own = self.occ[side]
         foes = self.occ[1 - side]
         dblk = self.blk[side]
-        held = g >= 0 and self.sq[g] != 0
-        eg = self._goal_to_capture(side)
-        capture = 1 << eg if eg >= 0 else 0
-        gb = 1 << g if g >= 0 else 0
-        att0 = read0 = 0
-        if quick:
-            att0, read0 = self._attack_map(side, g, own, foes, dblk, held)
+        # The maps' judging stays inline, a warrior at a time: it runs for every warrior of
+        # every position a strict ruleset's perft or validation looks at.
         for o, kind, d, carry in self._battle_dests(side) if dests is None else dests:
             ok = 0
             if quick and kind != BLOCKADER:
@@ -330,15 +324,35 @@ class GoalSafety(Movement):
                 yield o, kind, ok, slow
                 continue
             if slow:
-                for t in iter_bits(slow):
-                    if safe(side, o, t, kind, False):
-                        ok |= 1 << t
-            ok_carry = 0
-            if carry:
-                for t in iter_bits(carry):
-                    if safe(side, o, t, kind, True):
-                        ok_carry |= 1 << t
-            yield o, kind, ok, ok_carry
+                ok |= self._safe_among(side, o, kind, slow, False)
+            yield o, kind, ok, self._safe_among(side, o, kind, carry, True) if carry else 0
+
+    def _maps_start(self, side: int) -> tuple[bool, int, int, bool, int, int]:
+        """What _safe_battle_dests judges `side`'s moves from: whether attack maps may judge
+        them, the map of its Goal as it stands (attackers, squares read; 0, 0 when maps may
+        not), whether the Goal is held, and the enemy Goal to capture and the own as bits."""
+        g = self.goal[side]
+        quick = g >= 0 and self._plain_safety and not self.rules.ablative and self._maps_hold(side)
+        held = g >= 0 and self.sq[g] != 0
+        eg = self._goal_to_capture(side)
+        capture = 1 << eg if eg >= 0 else 0
+        gb = 1 << g if g >= 0 else 0
+        if not quick:
+            return False, 0, 0, held, capture, gb
+        att, read = self._attack_map(
+            side, g, self.occ[side], self.occ[1 - side], self.blk[side], held
+        )
+        return True, att, read, held, capture, gb
+
+    def _safe_among(self, side: int, o: int, kind: int, dests: int, carry: bool) -> int:
+        """Those of `dests` where the move from `o` (carrying the Goal or not) is safe, judged
+        one by one (is_battle_move_safe)."""
+        safe = self.is_battle_move_safe
+        ok = 0
+        for t in iter_bits(dests):
+            if safe(side, o, t, kind, carry):
+                ok |= 1 << t
+        return ok
 
 
 def walkers_attack(
