@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import ClassVar, Final
 
 from rules.board import (
@@ -64,33 +65,44 @@ COUNT_VALUE: Final = {VANGUARD: 2, LANCER: 4, FENCER: 6, SWIFT: 8, FLIER: 10, BL
 BACHSAN_KIND_OF_FACE: Final = {1: BLOCKADER, 2: FENCER, 3: VANGUARD, 4: LANCER, 5: FLIER, 6: SWIFT}
 
 
-def _flier_rays(sq: int) -> tuple[tuple[int, ...], ...]:
-    return tuple(tuple(BIT[s] for s in ray[:6]) for ray in RAYS[sq])
-
-
-FLIER_RAYS: Final = [_flier_rays(s) for s in range(len(RAYS))]
+# The Flier's tables, empty until the first position of the society is made (its __init__
+# calls flier_tables_build): importing the engine builds no variant's tables, and the hot
+# methods still read them as plain module lists, at no cost a call.
 # FLIER_NEAR[s]: the squares from which a Flier's lines pass over or onto `s`.
-FLIER_NEAR: Final = [0] * len(RAYS)
+FLIER_NEAR: Final[list[int]] = []
 # FLIER_TO[o][t]: the squares a Flier on `o` flies over to land on `t` (two steps or more).
-FLIER_TO: Final[list[dict[int, int]]] = [{} for _ in RAYS]
-for _o, _rays in enumerate(FLIER_RAYS):
-    for _ray in _rays:
-        _over = 0
-        for _step, _b in enumerate(_ray):
-            FLIER_NEAR[_b.bit_length() - 1] |= BIT[_o]
-            if _step >= 2:
-                FLIER_TO[_o][_b.bit_length() - 1] = _over
-            _over |= _b
+FLIER_TO: Final[list[dict[int, int]]] = []
 # FLIER_LANDS[o]: where a Flier on `o` lands with no Blockader in its way; FLIER_SHADE[o][b]:
 # those of them it may not land on while a Blockader stands on `b` (one look-up a Blockader
 # instead of a walk over FLIER_TO on every move generated).
-FLIER_LANDS: Final = [0] * len(RAYS)
-FLIER_SHADE: Final = [[0] * len(RAYS) for _ in RAYS]
-for _o, _landings in enumerate(FLIER_TO):
-    for _t, _over in _landings.items():
-        FLIER_LANDS[_o] |= BIT[_t]
-        for _s in iter_bits(_over):
-            FLIER_SHADE[_o][_s] |= BIT[_t]
+FLIER_LANDS: Final[list[int]] = []
+FLIER_SHADE: Final[list[list[int]]] = []
+
+
+@cache
+def flier_tables_build() -> None:
+    """Fill the Flier's tables (once: the cache makes every later call a no-op)."""
+    near = [0] * len(RAYS)
+    over: list[dict[int, int]] = [{} for _ in RAYS]
+    for o, rays in enumerate(RAYS):
+        for ray in rays:
+            passed = 0
+            for step, s in enumerate(ray[:6]):
+                near[s] |= BIT[o]
+                if step >= 2:
+                    over[o][s] = passed
+                passed |= BIT[s]
+    lands = [0] * len(RAYS)
+    shade = [[0] * len(RAYS) for _ in RAYS]
+    for o, landings in enumerate(over):
+        for t, passed in landings.items():
+            lands[o] |= BIT[t]
+            for s in iter_bits(passed):
+                shade[o][s] |= BIT[t]
+    FLIER_NEAR[:] = near
+    FLIER_TO[:] = over
+    FLIER_LANDS[:] = lands
+    FLIER_SHADE[:] = shade
 
 
 class ItalianPosition(Position):
@@ -113,6 +125,7 @@ class ItalianPosition(Position):
     def __init__(self, rules: Rules, first: int = 0) -> None:
         super().__init__(rules, first)
         self.carrier = [NO_SQUARE, NO_SQUARE]
+        flier_tables_build()
 
     def copy(self) -> ItalianPosition:
         p = super().copy()

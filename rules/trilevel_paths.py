@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Final
 
 from rules.position import BLOCKADER, FENCER, FLIER, LANCER, SWIFT, VANGUARD
@@ -116,20 +117,33 @@ def paths(kind: int, origin: int, power: bool = False) -> PathTable:
     return table
 
 
-# The Flier flies over everything, so its destinations depend on the origin alone.
-FLY_ANY: list[int] = [0] * NCELL
-FLY_FLAT: list[int] = [0] * NCELL
-for _c in CELLS:
-    for _t, (_many, _mflat) in paths(FLIER, _c).items():
-        FLY_ANY[_c] |= CBIT[_t]
-        if _mflat:
-            FLY_FLAT[_c] |= CBIT[_t]
+# The Flier flies over everything, so its destinations depend on the origin alone: FLY_ANY[c]
+# by any path, FLY_FLAT[c] by a path whose last step is horizontal. Empty until the first
+# tri-level position is made (its __init__ calls fly_tables_build): importing the engine
+# builds no variant's tables, and the hot methods still read them as plain module lists.
+FLY_ANY: Final[list[int]] = []
+FLY_FLAT: Final[list[int]] = []
+
+
+@cache
+def fly_tables_build() -> None:
+    """Fill FLY_ANY and FLY_FLAT (once: the cache makes every later call a no-op)."""
+    fly_any = [0] * NCELL
+    fly_flat = [0] * NCELL
+    for c in CELLS:
+        for t, (_many, flat) in paths(FLIER, c).items():
+            fly_any[c] |= CBIT[t]
+            if flat:
+                fly_flat[c] |= CBIT[t]
+    FLY_ANY[:] = fly_any
+    FLY_FLAT[:] = fly_flat
 
 
 def reaches(kind: int, o: int, t: int, blocked: int, flat_last: bool, power: bool) -> bool:
     """Whether a warrior of `kind` on `o` has a path to `t` avoiding the cells `blocked`
     (its last step horizontal when `flat_last`: kills and captures are face to face)."""
     if kind == FLIER:
+        fly_tables_build()
         return bool((FLY_FLAT if flat_last else FLY_ANY)[o] & CBIT[t])
     entry = paths(kind, o, power).get(t)
     if entry is None:
