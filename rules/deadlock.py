@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from rules.board import (
     iter_bits,
@@ -58,9 +58,42 @@ class Deadlock(GoalSafety):
 
     def _any_safe(self, side: int, dests: Iterable[tuple[int, int, int, int]]) -> bool:
         """Whether one of the battle moves `dests` (as _battle_dests gives them) is safe."""
-        if self._plain_safety and not self.rules.ablative:
-            return self._any_safe_by_maps(side, _Replay(dests))
-        return self._any_safe_each(side, dests)
+        if not self._plain_safety or self.rules.ablative:
+            return self._any_safe_each(side, dests)
+        # First the moves the maps judge at once, warrior by warrior (most often the first
+        # has one), then (none safe) the others one by one, carrying the Goal away first.
+        # The common ways out stay inline: this runs for every position perft counts.
+        taken: list[tuple[int, int, int, int]] = []
+        pending = iter(dests)
+
+        def take() -> Iterator[tuple[int, int, int, int]]:
+            """The destinations: those read before, then the others as they are read."""
+            yield from taken
+            for item in pending:
+                taken.append(item)
+                yield item
+
+        g = self.goal[side]
+        if g >= 0 and self._maps_hold(side):
+            att, read = self._attack_map(
+                side, g, self.occ[side], self.occ[1 - side], self.blk[side], self.sq[g] != 0
+            )
+            if att:
+                return self._any_safe_in_jeopardy(side, take, att, read)
+            # Nothing reaches the Goal: a warrior whose origin no path to it crosses may go
+            # anywhere it can.
+            for o, kind, d, _carry in take():
+                if d and kind != BLOCKADER and o != g and not (1 << o) & read:
+                    return True
+        rest = []
+        for o, kind, ok, slow in self._safe_battle_dests(side, take(), exact=False):
+            if ok:
+                return True
+            rest.append((o, kind, slow))
+        if self._carries_away(side, take()):
+            return True
+        safe = self.is_battle_move_safe
+        return any(safe(side, o, t, kind, False) for o, kind, slow in rest for t in iter_bits(slow))
 
     def _any_safe_each(self, side: int, dests: Iterable[tuple[int, int, int, int]]) -> bool:
         """_any_safe move by move, for a safety the maps do not judge: a capture of the Goal,
@@ -80,32 +113,14 @@ class Deadlock(GoalSafety):
                     return True
         return False
 
-    def _any_safe_by_maps(self, side: int, dests: _Replay) -> bool:
-        """_any_safe under the flat game's safety: first the moves the Goal's attack map
-        judges at once, warrior by warrior (most often the first has one), then (none safe)
-        the others one by one, carrying the Goal away first."""
-        g = self.goal[side]
-        if g >= 0 and self._maps_hold(side):
-            own = self.occ[side]
-            att, read = self._attack_map(
-                side, g, own, self.occ[1 - side], self.blk[side], self.sq[g] != 0
-            )
-            if att:
-                return self._any_safe_in_jeopardy(side, dests, att, read)
-            if _moves_off_paths(dests(), g, read):
-                return True
-        rest = []
-        for o, kind, ok, slow in self._safe_battle_dests(side, dests(), exact=False):
-            if ok:
-                return True
-            rest.append((o, kind, slow))
-        safe = self.is_battle_move_safe
-        if self._carries_away(side, dests()):
-            return True
-        return any(safe(side, o, t, kind, False) for o, kind, slow in rest for t in iter_bits(slow))
-
-    def _any_safe_in_jeopardy(self, side: int, dests: _Replay, att: int, read: int) -> bool:
-        """_any_safe_by_maps with the Goal in jeopardy by `att` (`read` the squares the map
+    def _any_safe_in_jeopardy(
+        self,
+        side: int,
+        dests: Callable[[], Iterator[tuple[int, int, int, int]]],
+        att: int,
+        read: int,
+    ) -> bool:
+        """_any_safe with the Goal in jeopardy by `att` (`read` the squares the map
         read): killing its one attacker or carrying it away saves it most often, and costs
         no map of a warrior's own; then the moves that may close the paths."""
         if not att & (att - 1) and self._kills_lone_attacker(side, dests(), att, read):
@@ -229,31 +244,3 @@ def _count(dests: Iterable[tuple[int, int, int, int]]) -> int:
     for _o, _kind, d, carry in dests:
         n += d.bit_count() + carry.bit_count()
     return n
-
-
-def _moves_off_paths(dests: Iterable[tuple[int, int, int, int]], g: int, read: int) -> bool:
-    """Whether a warrior of `dests` with somewhere to go stands off the squares `read` by an
-    attack map that found no attacker (nor on the Goal `g`, nor is it the Blockader): with
-    nothing reaching the Goal, whatever it does leaves it so."""
-    for o, kind, d, _carry in dests:
-        if d and kind != BLOCKADER and o != g and not (1 << o) & read:
-            return True
-    return False
-
-
-class _Replay:
-    """Battle destinations read from an iterator once and replayed on later passes: the
-    first pass often stops at the first warrior, and the rest are read only when needed."""
-
-    __slots__ = ("_pending", "_taken")
-
-    def __init__(self, dests: Iterable[tuple[int, int, int, int]]) -> None:
-        self._taken: list[tuple[int, int, int, int]] = []
-        self._pending = iter(dests)
-
-    def __call__(self) -> Iterator[tuple[int, int, int, int]]:
-        """The destinations: those read before, then the others as they are read."""
-        yield from self._taken
-        for item in self._pending:
-            self._taken.append(item)
-            yield item
