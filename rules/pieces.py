@@ -52,8 +52,13 @@ def _lancer_rays(sq: int) -> tuple[tuple[int, ...], ...]:
 
 
 LANCER_RAYS: list[tuple[tuple[int, ...], ...]] = [()] * NSQ
+# LANCER_REACH[s]: the squares of LANCER_RAYS[s], the only ones a Lancer strikes `s` from.
+LANCER_REACH: list[int] = [0] * NSQ
 for _s in SQUARES:
     LANCER_RAYS[_s] = _lancer_rays(_s)
+    for _ray in LANCER_RAYS[_s]:
+        for _b in _ray:
+            LANCER_REACH[_s] |= _b
 
 # NEAR4[s]: squares within four steps of s, the farthest any walking warrior can strike from;
 # NEAR2[s] within two, where a Blockader strikes from.

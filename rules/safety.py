@@ -20,6 +20,7 @@ from rules.pieces import (
     FLIER,
     LANCER,
     LANCER_RAYS,
+    LANCER_REACH,
     NEAR2,
     NEAR4,
     SWIFT,
@@ -398,7 +399,8 @@ def walkers_strike(
         return True
     if vang and power and vang & neighbours_bb(r1 & passable):
         return True
-    lancer = kb[LANCER] & strikers
+    # A Lancer off the lines through `g` is never on a ray: the walk is skipped.
+    lancer = kb[LANCER] & strikers & LANCER_REACH[g]
     if lancer:
         for ray in LANCER_RAYS[g]:
             for b in ray:
