@@ -67,7 +67,8 @@ BACHSAN_KIND_OF_FACE: Final = {1: BLOCKADER, 2: FENCER, 3: VANGUARD, 4: LANCER, 
 
 # The Flier's tables, empty until the first position of the society is made (its __init__
 # calls flier_tables_build): importing the engine builds no variant's tables, and the hot
-# methods still read them as plain module lists, at no cost a call.
+# methods still read them as plain module lists (a cached builder called on every read cost
+# the society's perft 2%).
 # FLIER_NEAR[s]: the squares from which a Flier's lines pass over or onto `s`.
 FLIER_NEAR: Final[list[int]] = []
 # FLIER_TO[o][t]: the squares a Flier on `o` flies over to land on `t` (two steps or more).
@@ -367,11 +368,11 @@ class ItalianPosition(Position):
         super().push_battle_move(side, move)
 
     # --- goal safety (strict) -----------------------------------------------------------------
-    def _attacks_goal(self, attacker: int) -> bool:
-        """Whether one of `attacker`'s warriors may move onto the enemy Goal (its _dests hold
+    def is_in_jeopardy(self, side: int) -> bool:
+        """Whether one of the enemy's warriors may move onto `side`'s Goal (its _dests hold
         the Goal), read from the Goal outwards as _attack_map reads it, stopping at the first:
         the Fliers here, the walkers (those outside both fields) as the flat game reads them."""
-        side = 1 - attacker
+        attacker = 1 - side
         g = self.goal[side]
         if g < 0:
             return False
@@ -401,9 +402,6 @@ class ItalianPosition(Position):
             self.goals_bb() | dzoc if blk else 0,
         )
 
-    def is_in_jeopardy(self, side: int) -> bool:
-        return self._attacks_goal(1 - side)
-
     def _flier_attackers(self, attacker: int, free: int, g: int, dblk: int) -> int:
         """Those of `attacker`'s `free` Fliers that land on `g`: over anything but a
         Blockader (`dblk` the defender's)."""
@@ -419,7 +417,7 @@ class ItalianPosition(Position):
                 att |= BIT[o]
         return att
 
-    # _attack_map below keeps in step with _attacks_goal, so moves are judged from maps
+    # _attack_map below keeps in step with is_in_jeopardy, so moves are judged from maps
     # (Position._safe_battle_dests) unless _maps_hold says a kill could change more.
     _plain_safety: ClassVar[bool] = True
 
@@ -431,7 +429,7 @@ class ItalianPosition(Position):
     def _attack_map(
         self, side: int, g: int, own: int, foes: int, dblk: int, held: bool
     ) -> tuple[int, int]:
-        """_attacks_goal as a map (see Position._attack_map): the warriors outside both
+        """is_in_jeopardy as a map (see Position._attack_map): the warriors outside both
         fields that can move onto `g` (Fliers over all but Blockaders; a Blockader only
         alone), and the squares their paths were read from."""
         a = 1 - side
