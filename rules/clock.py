@@ -253,6 +253,12 @@ class ClockDecision:
 NO_DECISION = ClockDecision(None, None, None, "no flag fell before its requirement")
 
 
+# Art. 6.14: both flags fell, and neither the tags nor the readings tell which first.
+_BOTH_FELL = ClockDecision(
+    "continue", None, "6.14", "both flags fell and it is not known which fell first"
+)
+
+
 def adjudicate(record: Record, adjustments: tuple[Adjustment, ...] = ()) -> ClockDecision:
     """Decide the clocks of a record (records.md §4)."""
     tags = record.tags
@@ -261,8 +267,30 @@ def adjudicate(record: Record, adjustments: tuple[Adjustment, ...] = ()) -> Cloc
     flag_tag = tags.get("Flag", "").strip().lower()
     turns = ply_turns(record)
     adjustments = _resolved(record, tc, adjustments)
-    flags: list[tuple[int, int, int]] = []  # (ply index, side, completed moves at the flag)
-    tagged: list[tuple[int, int, int]] = []  # the flags the arbiter noted in tags
+    # (ply index, side, completed moves at the flag) of each flag fallen
+    flags = _readings_flags(record, turns, adjustments)
+    ply_text = tags.get("FlagPly", "").strip()
+    if flag_tag == "both" and not ply_text and not flags:
+        return _BOTH_FELL
+    tagged = _tags_flags(flag_tag, ply_text, turns)  # the flags the arbiter noted in tags
+    if position_class(rules_from_tags(tags)[0]).counts_at_time_out:
+        # The battle, not each side, has the control's time (the Italian society's "le
+        # partite durano 20 minuti"): it is up when both clocks together have run it, or
+        # when the arbiter noted the time-out (a Flag tag).
+        ups = [t[0] for t in tagged] + _battle_time_up(record, turns, tc, adjustments)
+        return _time_out_count(record, min(ups)) if ups else NO_DECISION
+    decision = _first_flag_decision(flags + tagged, tc)
+    if decision is not None:
+        return decision
+    return _BOTH_FELL if flag_tag == "both" and not ply_text else NO_DECISION
+
+
+def _readings_flags(
+    record: Record, turns: list[PlyTurn], adjustments: tuple[Adjustment, ...]
+) -> list[tuple[int, int, int]]:
+    """The flags the readings show fallen: (ply index, side, completed moves at the flag)
+    for each reading at zero or below, its adjustments counted."""
+    flags = []
     for i, (rp, turn) in enumerate(zip(record.plies, turns, strict=True)):
         if rp.clock is None:
             continue
@@ -270,30 +298,27 @@ def adjudicate(record: Record, adjustments: tuple[Adjustment, ...] = ()) -> Cloc
         if rp.clock + bonus <= 0:
             # The clock stopped at zero: the flag fell before this ply's move was complete.
             flags.append((i, turn.side, turn.move - 1))
-    ply_text = tags.get("FlagPly", "").strip()
+    return flags
+
+
+def _tags_flags(flag_tag: str, ply_text: str, turns: list[PlyTurn]) -> list[tuple[int, int, int]]:
+    """The flags the `Flag` and `FlagPly` tags note, as _readings_flags gives them."""
     if flag_tag == "both":
-        if not ply_text and not flags:
-            # Art. 6.14: neither the tags nor the readings note which flag fell first.
-            return ClockDecision(
-                "continue", None, "6.14", "both flags fell and it is not known which fell first"
-            )
-        tagged = _both_flags(ply_text, turns)
-        flags += tagged
-    elif flag_tag in ("green", "gold"):
-        tagged = [_tagged_flag(COLOR_NAMES.index(flag_tag), ply_text, turns)]
-        flags += tagged
-    if position_class(rules_from_tags(tags)[0]).counts_at_time_out:
-        # The battle, not each side, has the control's time (the Italian society's "le
-        # partite durano 20 minuti"): it is up when both clocks together have run it, or
-        # when the arbiter noted the time-out (a Flag tag).
-        ups = [t[0] for t in tagged] + _battle_time_up(record, turns, tc, adjustments)
-        return _time_out_count(record, min(ups)) if ups else NO_DECISION
+        return _both_flags(ply_text, turns)
+    if flag_tag in ("green", "gold"):
+        return [_tagged_flag(COLOR_NAMES.index(flag_tag), ply_text, turns)]
+    return []
+
+
+def _first_flag_decision(
+    flags: list[tuple[int, int, int]], tc: TimeControl
+) -> ClockDecision | None:
+    """The loss on time of the first flag fallen before its period's requirement (Art.
+    6.5), or None when none did."""
     for index, side, completed in sorted(flags):
         need = tc.requirement_after(completed)
         if need == -1:
             continue
-        if position_class(rules_from_tags(tags)[0]).counts_at_time_out:
-            return _time_out_count(record, index)
         what = "all moves" if need is None else f"{need} moves"
         return ClockDecision(
             "time",
@@ -302,11 +327,7 @@ def adjudicate(record: Record, adjustments: tuple[Adjustment, ...] = ()) -> Cloc
             f"{COLOR_NAMES[side]}'s flag fell at ply {index + 1} having completed {completed} "
             f"moves; its period requires {what}",
         )
-    if flag_tag == "both" and not ply_text:
-        return ClockDecision(
-            "continue", None, "6.14", "both flags fell and it is not known which fell first"
-        )
-    return NO_DECISION
+    return None
 
 
 def _battle_time_up(

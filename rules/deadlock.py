@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from rules.board import (
     iter_bits,
@@ -58,61 +58,46 @@ class Deadlock(GoalSafety):
 
     def _any_safe(self, side: int, dests: Iterable[tuple[int, int, int, int]]) -> bool:
         """Whether one of the battle moves `dests` (as _battle_dests gives them) is safe."""
-        if self._plain_safety and not self.rules.ablative:
-            # First the moves the maps judge at once, warrior by warrior (most often the first
-            # has one), then (none safe) the others one by one, carrying the Goal away first.
-            taken: list[tuple[int, int, int, int]] = []
-            pending = iter(dests)
+        if not self._plain_safety or self.rules.ablative:
+            return self._any_safe_each(side, dests)
+        # First the moves the maps judge at once, warrior by warrior (most often the first
+        # has one), then (none safe) the others one by one, carrying the Goal away first.
+        # The common ways out stay inline: this runs for every position perft counts.
+        taken: list[tuple[int, int, int, int]] = []
+        pending = iter(dests)
 
-            def take() -> Iterator[tuple[int, int, int, int]]:
-                yield from taken
-                for item in pending:
-                    taken.append(item)
-                    yield item
+        def take() -> Iterator[tuple[int, int, int, int]]:
+            """The destinations: those read before, then the others as they are read."""
+            yield from taken
+            for item in pending:
+                taken.append(item)
+                yield item
 
-            safe = self.is_battle_move_safe
-            g = self.goal[side]
-            if g >= 0 and self._maps_hold(side):
-                own = self.occ[side]
-                att, read = self._attack_map(
-                    side, g, own, self.occ[1 - side], self.blk[side], self.sq[g] != 0
-                )
-                if not att:
-                    # Nothing reaches the Goal: a warrior whose origin no path to it crosses
-                    # may go anywhere it can.
-                    for o, kind, d, _carry in take():
-                        if d and kind != BLOCKADER and o != g and not (1 << o) & read:
-                            return True
-                else:
-                    # The Goal in jeopardy: killing its one attacker or carrying it away
-                    # saves it most often, and costs no map of a warrior's own. A kill by a
-                    # warrior off the squares the map read is safe by the map (as
-                    # _safe_battle_dests judges it); other kills are tested one by one.
-                    if not att & (att - 1):
-                        a = att.bit_length() - 1
-                        for o, kind, d, _carry in take():
-                            if d & att and (
-                                (kind != BLOCKADER and o != g and not (1 << o) & read)
-                                or safe(side, o, a, kind, False)
-                            ):
-                                return True
-                    for o, kind, _d, carry in take():
-                        for t in iter_bits(carry):
-                            if safe(side, o, t, kind, True):
-                                return True
-                    return self._blocks_attack(side, take(), att, read)
-            rest = []
-            for o, kind, ok, slow in self._safe_battle_dests(side, take(), exact=False):
-                if ok:
-                    return True
-                rest.append((o, kind, slow))
-            for o, kind, _d, carry in taken:
-                for t in iter_bits(carry):
-                    if safe(side, o, t, kind, True):
-                        return True
-            return any(
-                safe(side, o, t, kind, False) for o, kind, slow in rest for t in iter_bits(slow)
+        g = self.goal[side]
+        if g >= 0 and self._maps_hold(side):
+            att, read = self._attack_map(
+                side, g, self.occ[side], self.occ[1 - side], self.blk[side], self.sq[g] != 0
             )
+            if att:
+                return self._any_safe_in_jeopardy(side, take, att, read)
+            # Nothing reaches the Goal: a warrior whose origin no path to it crosses may go
+            # anywhere it can.
+            for o, kind, d, _carry in take():
+                if d and kind != BLOCKADER and o != g and not (1 << o) & read:
+                    return True
+        rest = []
+        for o, kind, ok, slow in self._safe_battle_dests(side, take(), exact=False):
+            if ok:
+                return True
+            rest.append((o, kind, slow))
+        if self._carries_away(side, take()):
+            return True
+        safe = self.is_battle_move_safe
+        return any(safe(side, o, t, kind, False) for o, kind, slow in rest for t in iter_bits(slow))
+
+    def _any_safe_each(self, side: int, dests: Iterable[tuple[int, int, int, int]]) -> bool:
+        """_any_safe move by move, for a safety the maps do not judge: a capture of the Goal,
+        then carrying the own Goal away, then the other moves."""
         safe = self.is_battle_move_safe
         g = self._goal_to_capture(side)
         target = 1 << g if g >= 0 else 0
@@ -125,6 +110,48 @@ class Deadlock(GoalSafety):
                     return True
             for t in iter_bits(d):
                 if safe(side, o, t, kind, False):
+                    return True
+        return False
+
+    def _any_safe_in_jeopardy(
+        self,
+        side: int,
+        dests: Callable[[], Iterator[tuple[int, int, int, int]]],
+        att: int,
+        read: int,
+    ) -> bool:
+        """_any_safe with the Goal in jeopardy by `att` (`read` the squares the map
+        read): killing its one attacker or carrying it away saves it most often, and costs
+        no map of a warrior's own; then the moves that may close the paths."""
+        if not att & (att - 1) and self._kills_lone_attacker(side, dests(), att, read):
+            return True
+        if self._carries_away(side, dests()):
+            return True
+        return self._blocks_attack(side, dests(), att, read)
+
+    def _kills_lone_attacker(
+        self, side: int, dests: Iterable[tuple[int, int, int, int]], att: int, read: int
+    ) -> bool:
+        """Whether a move of `dests` kills the Goal's one attacker (`att`) safely: a kill by a
+        warrior off the squares the map read is safe by the map (as _safe_battle_dests judges
+        it); the others are tested one by one."""
+        safe = self.is_battle_move_safe
+        g = self.goal[side]
+        a = att.bit_length() - 1
+        for o, kind, d, _carry in dests:
+            if d & att and (
+                (kind != BLOCKADER and o != g and not (1 << o) & read)
+                or safe(side, o, a, kind, False)
+            ):
+                return True
+        return False
+
+    def _carries_away(self, side: int, dests: Iterable[tuple[int, int, int, int]]) -> bool:
+        """Whether a move of `dests` carrying the Goal is safe."""
+        safe = self.is_battle_move_safe
+        for o, kind, _d, carry in dests:
+            for t in iter_bits(carry):
+                if safe(side, o, t, kind, True):
                     return True
         return False
 

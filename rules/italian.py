@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import ClassVar, Final
 
 from rules.board import (
@@ -15,7 +16,6 @@ from rules.board import (
     REGION,
     REGION_BB,
     iter_bits,
-    neighbours_bb,
 )
 from rules.errors import IllegalMoveError
 from rules.messages import Message, message
@@ -29,7 +29,6 @@ from rules.position import (
     IS_CARRIER,
     KIND_NAMES,
     LANCER,
-    LANCER_RAYS,
     NEAR4,
     NO_SQUARE,
     RULESET_ITALIAN,
@@ -41,7 +40,7 @@ from rules.position import (
     Rules,
 )
 from rules.registry import register_ruleset
-from rules.safety import walkers_attack
+from rules.safety import walkers_attack, walkers_strike
 from rules.variants import parse_removed as parse_removed
 
 # Article names for the society's own rules: the numbered reminders of "RICORDATE CHE",
@@ -66,33 +65,45 @@ COUNT_VALUE: Final = {VANGUARD: 2, LANCER: 4, FENCER: 6, SWIFT: 8, FLIER: 10, BL
 BACHSAN_KIND_OF_FACE: Final = {1: BLOCKADER, 2: FENCER, 3: VANGUARD, 4: LANCER, 5: FLIER, 6: SWIFT}
 
 
-def _flier_rays(sq: int) -> tuple[tuple[int, ...], ...]:
-    return tuple(tuple(BIT[s] for s in ray[:6]) for ray in RAYS[sq])
-
-
-FLIER_RAYS: Final = [_flier_rays(s) for s in range(len(RAYS))]
+# The Flier's tables, empty until the first position of the society is made (its __init__
+# calls flier_tables_build): importing the engine builds no variant's tables, and the hot
+# methods still read them as plain module lists (a cached builder called on every read cost
+# the society's perft 2%).
 # FLIER_NEAR[s]: the squares from which a Flier's lines pass over or onto `s`.
-FLIER_NEAR: Final = [0] * len(RAYS)
+FLIER_NEAR: Final[list[int]] = []
 # FLIER_TO[o][t]: the squares a Flier on `o` flies over to land on `t` (two steps or more).
-FLIER_TO: Final[list[dict[int, int]]] = [{} for _ in RAYS]
-for _o, _rays in enumerate(FLIER_RAYS):
-    for _ray in _rays:
-        _over = 0
-        for _step, _b in enumerate(_ray):
-            FLIER_NEAR[_b.bit_length() - 1] |= BIT[_o]
-            if _step >= 2:
-                FLIER_TO[_o][_b.bit_length() - 1] = _over
-            _over |= _b
+FLIER_TO: Final[list[dict[int, int]]] = []
 # FLIER_LANDS[o]: where a Flier on `o` lands with no Blockader in its way; FLIER_SHADE[o][b]:
 # those of them it may not land on while a Blockader stands on `b` (one look-up a Blockader
 # instead of a walk over FLIER_TO on every move generated).
-FLIER_LANDS: Final = [0] * len(RAYS)
-FLIER_SHADE: Final = [[0] * len(RAYS) for _ in RAYS]
-for _o, _landings in enumerate(FLIER_TO):
-    for _t, _over in _landings.items():
-        FLIER_LANDS[_o] |= BIT[_t]
-        for _s in iter_bits(_over):
-            FLIER_SHADE[_o][_s] |= BIT[_t]
+FLIER_LANDS: Final[list[int]] = []
+FLIER_SHADE: Final[list[list[int]]] = []
+
+
+@cache
+def flier_tables_build() -> None:
+    """Fill the Flier's tables (once: the cache makes every later call a no-op)."""
+    near = [0] * len(RAYS)
+    over: list[dict[int, int]] = [{} for _ in RAYS]
+    for o, rays in enumerate(RAYS):
+        for ray in rays:
+            passed = 0
+            for step, s in enumerate(ray[:6]):
+                near[s] |= BIT[o]
+                if step >= 2:
+                    over[o][s] = passed
+                passed |= BIT[s]
+    lands = [0] * len(RAYS)
+    shade = [[0] * len(RAYS) for _ in RAYS]
+    for o, landings in enumerate(over):
+        for t, passed in landings.items():
+            lands[o] |= BIT[t]
+            for s in iter_bits(passed):
+                shade[o][s] |= BIT[t]
+    FLIER_NEAR[:] = near
+    FLIER_TO[:] = over
+    FLIER_LANDS[:] = lands
+    FLIER_SHADE[:] = shade
 
 
 class ItalianPosition(Position):
@@ -115,6 +126,7 @@ class ItalianPosition(Position):
     def __init__(self, rules: Rules, first: int = 0) -> None:
         super().__init__(rules, first)
         self.carrier = [NO_SQUARE, NO_SQUARE]
+        flier_tables_build()
 
     def copy(self) -> ItalianPosition:
         p = super().copy()
@@ -356,10 +368,11 @@ class ItalianPosition(Position):
         super().push_battle_move(side, move)
 
     # --- goal safety (strict) -----------------------------------------------------------------
-    def _attacks_goal(self, attacker: int) -> bool:
-        """Whether one of `attacker`'s warriors may move onto the enemy Goal (its _dests hold
-        the Goal), read from the Goal outwards as _attack_map reads it, stopping at the first."""
-        side = 1 - attacker
+    def is_in_jeopardy(self, side: int) -> bool:
+        """Whether one of the enemy's warriors may move onto `side`'s Goal (its _dests hold
+        the Goal), read from the Goal outwards as _attack_map reads it, stopping at the first:
+        the Fliers here, the walkers (those outside both fields) as the flat game reads them."""
+        attacker = 1 - side
         g = self.goal[side]
         if g < 0:
             return False
@@ -377,43 +390,17 @@ class ItalianPosition(Position):
         near = free & NEAR4[g] & ~kb[FLIER]
         if not near:
             return False
-        passable = BOARD & ~(self.occ[side] | foes | dzoc)
-        r1 = NB[g]
-        vang = kb[VANGUARD] & near
-        if vang:
-            if self.rules.power_vanguards:
-                if vang & (r1 | neighbours_bb(r1 & passable)):
-                    return True
-            elif vang & r1:
-                return True
-        lancer = kb[LANCER] & near
-        if lancer:
-            for ray in LANCER_RAYS[g]:
-                for b in ray:
-                    if b & lancer:
-                        return True
-                    if not b & passable:
-                        break
-        fencer = kb[FENCER] & near
-        if fencer & r1:
-            return True
-        swift = kb[SWIFT] & near
         # Only a Blockader left alone may capture, not a held Goal, its field clear of Goals.
         blk = kb[BLOCKADER] & near if foes == kb[BLOCKADER] and not self.sq[g] else 0
-        if not (fencer | swift | blk):
-            return False
-        r2 = neighbours_bb(r1 & passable)
-        if blk & (r1 | r2) and not r1 & (self.goals_bb() | dzoc):
-            return True
-        if not (fencer | swift):
-            return False
-        r3 = neighbours_bb(r2 & passable)
-        if fencer & (r2 | r3):
-            return True
-        return bool(swift & (r2 | r3 | neighbours_bb(r3 & passable)) & ~r1)
-
-    def is_in_jeopardy(self, side: int) -> bool:
-        return self._attacks_goal(1 - side)
+        return walkers_strike(
+            kb,
+            near,
+            g,
+            BOARD & ~(self.occ[side] | foes | dzoc),
+            self.rules.power_vanguards,
+            blk,
+            self.goals_bb() | dzoc if blk else 0,
+        )
 
     def _flier_attackers(self, attacker: int, free: int, g: int, dblk: int) -> int:
         """Those of `attacker`'s `free` Fliers that land on `g`: over anything but a
@@ -430,7 +417,7 @@ class ItalianPosition(Position):
                 att |= BIT[o]
         return att
 
-    # _attack_map below keeps in step with _attacks_goal, so moves are judged from maps
+    # _attack_map below keeps in step with is_in_jeopardy, so moves are judged from maps
     # (Position._safe_battle_dests) unless _maps_hold says a kill could change more.
     _plain_safety: ClassVar[bool] = True
 
@@ -442,7 +429,7 @@ class ItalianPosition(Position):
     def _attack_map(
         self, side: int, g: int, own: int, foes: int, dblk: int, held: bool
     ) -> tuple[int, int]:
-        """_attacks_goal as a map (see Position._attack_map): the warriors outside both
+        """is_in_jeopardy as a map (see Position._attack_map): the warriors outside both
         fields that can move onto `g` (Fliers over all but Blockaders; a Blockader only
         alone), and the squares their paths were read from."""
         a = 1 - side

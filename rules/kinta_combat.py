@@ -6,6 +6,7 @@ import random
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Final, NamedTuple, cast
 
 from rules.errors import IllegalMoveError
@@ -121,14 +122,17 @@ def base_damage(x: int, y: int, striker_id: int, victim_id: int) -> tuple[int, s
     return x + y, "D.1.10"
 
 
-# base_damage of every pair of spindle faces, striker ID and victim ID, looked up by combats.
-_BASE: Final = {
-    (x, y, s, v): base_damage(x, y, s, v)
-    for x in SPINDLE_FACES
-    for y in SPINDLE_FACES
-    for s in SPINDLE_FACES
-    for v in SPINDLE_FACES
-}
+@cache
+def _base_table() -> dict[tuple[int, int, int, int], tuple[int, str]]:
+    """base_damage of every pair of spindle faces, striker ID and victim ID, looked up by
+    combats (built by the first combat, not at import)."""
+    return {
+        (x, y, s, v): base_damage(x, y, s, v)
+        for x in SPINDLE_FACES
+        for y in SPINDLE_FACES
+        for s in SPINDLE_FACES
+        for v in SPINDLE_FACES
+    }
 
 
 def select_damage(
@@ -140,7 +144,7 @@ def select_damage(
     first of (its two), (first, defender's), (second, defender's).
     """
     a1, a2, d = spindles
-    table = _BASE
+    table = _base_table()
     best: tuple[tuple[int, int], int, str] | None = None
     for pair in ((a1, a2), (a1, d), (a2, d)):
         found = table.get((pair[0], pair[1], striker_id, victim_id))
@@ -342,21 +346,25 @@ def format_casts(casts: Sequence[Sequence[int]]) -> str:
     return "[%cast " + "; ".join(" ".join(str(v) for v in r) for r in casts) + "]"
 
 
-# A round's casts as the writer writes them (after `[%cast` or `;`, so a space first), three
-# digits or, after a triple, five: read by one look-up each instead of splitting and int().
-_ROUND_TEXTS: Final = {
-    f"{lead}{' '.join(map(str, casts))}": casts
-    for lead in ("", " ")
-    for casts in [
-        *((a, b, c) for a in range(10) for b in range(10) for c in range(10)),
-        *((a, a, a, b, c) for a in range(10) for b in range(10) for c in range(10)),
-    ]
-}
+@cache
+def _round_texts() -> dict[str, tuple[int, ...]]:
+    """A round's casts as the writer writes them (after `[%cast` or `;`, so a space first),
+    three digits or, after a triple, five: read by one look-up each instead of splitting and
+    int() (built by the first note read, not at import)."""
+    return {
+        f"{lead}{' '.join(map(str, casts))}": casts
+        for lead in ("", " ")
+        for casts in [
+            *((a, b, c) for a in range(10) for b in range(10) for c in range(10)),
+            *((a, a, a, b, c) for a in range(10) for b in range(10) for c in range(10)),
+        ]
+    }
 
 
 def parse_casts(text: str) -> tuple[tuple[int, ...], ...]:
     """The rounds of casts in the body of a `[%cast …]` note; IllegalMoveError if unreadable."""
-    known = [_ROUND_TEXTS.get(part) for part in text.split(";")]
+    texts = _round_texts()
+    known = [texts.get(part) for part in text.split(";")]
     if None not in known:
         # Every round written as the writer writes it: what the reading below gives.
         return cast("tuple[tuple[int, ...], ...]", tuple(known))

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 import string
 from collections.abc import Mapping
+from functools import cache
 from typing import Final
 
 
@@ -399,17 +400,20 @@ def _template_pattern(template: str) -> re.Pattern[str]:
     return re.compile("".join(parts), re.DOTALL)
 
 
-# Most specific first: the template with the longest fixed text wins an ambiguous match.
-_PATTERNS: Final = sorted(
-    ((code, _template_pattern(t)) for code, t in MESSAGES.items()),
-    key=lambda item: -len(re.sub(r"\{[^{}]*\}", "", MESSAGES[item[0]])),
-)
+@cache
+def _patterns() -> list[tuple[str, re.Pattern[str]]]:
+    """Each template's pattern by code, most specific first (the template with the longest
+    fixed text wins an ambiguous match); compiled by the first reading, not at import."""
+    return sorted(
+        ((code, _template_pattern(t)) for code, t in MESSAGES.items()),
+        key=lambda item: -len(re.sub(r"\{[^{}]*\}", "", MESSAGES[item[0]])),
+    )
 
 
 def parse_reason(reason: str) -> tuple[str, dict[str, str]] | None:
     """The code and parameters of a catalogued message from its English text (what a verdict
     stored before messages had codes says); None when no template gives exactly that text."""
-    for code, pattern in _PATTERNS:
+    for code, pattern in _patterns():
         m = pattern.fullmatch(reason)
         if m is not None:
             params = m.groupdict()

@@ -52,15 +52,24 @@ def _lancer_rays(sq: int) -> tuple[tuple[int, ...], ...]:
 
 
 LANCER_RAYS: list[tuple[tuple[int, ...], ...]] = [()] * NSQ
+# LANCER_REACH[s]: the squares of LANCER_RAYS[s], the only ones a Lancer strikes `s` from.
+LANCER_REACH: list[int] = [0] * NSQ
 for _s in SQUARES:
     LANCER_RAYS[_s] = _lancer_rays(_s)
+    for _ray in LANCER_RAYS[_s]:
+        for _b in _ray:
+            LANCER_REACH[_s] |= _b
 
-# NEAR4[s]: squares within four steps of s, the farthest any walking warrior can strike from.
+# NEAR4[s]: squares within four steps of s, the farthest any walking warrior can strike from;
+# NEAR2[s] within two, where a Blockader strikes from.
 NEAR4: list[int] = [0] * NSQ
+NEAR2: list[int] = [0] * NSQ
 for _s in SQUARES:
     _near = BIT[_s]
-    for _ in range(4):
+    for _step in range(4):
         _near |= neighbours_bb(_near)
+        if _step == 1:
+            NEAR2[_s] = _near
     NEAR4[_s] = _near
 
 

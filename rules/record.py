@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
 
 from rules.board import SEATS
 from rules.errors import NotationError, RecordError
@@ -173,16 +173,29 @@ def read_record(text: str) -> Record:
     notation = notation_from_tags(tags)
     if not tags and not movetext.strip():
         raise RecordError.coded("empty_record")
-    plies: list[RecordPly] = []
-    preamble: list[str] = []
     seen = _SEEN.setdefault(notation, {})
     if len(seen) > 200_000:
         seen.clear()
     fast = _read_lines(movetext, notation, seen)
     if fast is not None:
         return Record(tags, fast, ())
+    plies, preamble = _read_tokens(movetext, notation, seen)
+    return Record(tags, plies, preamble)
+
+
+# A ply being read: its reading (None when unreadable), its text, why it is unreadable.
+_Reading = tuple[Ply | None, str, str | None]
+
+
+def _read_tokens(
+    movetext: str, notation: Notation, seen: dict[str, Ply]
+) -> tuple[list[RecordPly], tuple[str, ...]]:
+    """(the plies, the comments before the first) of movetext in any layout, read token
+    by token."""
+    plies: list[RecordPly] = []
+    preamble: list[str] = []
     # The ply being read; it is stored once its comments are known.
-    cur: tuple[Ply | None, str, str | None] | None = None
+    cur: _Reading | None = None
     clock: int | None = None
     comments: list[str] = []
     for m in _TOKEN_RE.finditer(movetext):
@@ -207,30 +220,36 @@ def read_record(text: str) -> Record:
             raise RecordError.coded("unterminated_comment")
         if cur is not None:
             plies.append(RecordPly(cur[0], cur[1], clock, tuple(comments), cur[2]))
-            clock = None
             comments = []
         if kind == "ply":
-            groups = m.groups()
-            raw = groups[_PLY_AT - 1]
-            ply = seen.get(raw)
-            if ply is None:
-                try:
-                    ply = ply_from_groups(groups[_PLY_GROUPS], notation)
-                except NotationError as exc:
-                    cur = (None, raw, exc.reason)
-                else:
-                    seen[raw] = ply
-            if ply is not None:
-                cur = (ply, raw, None)
-            h = groups[_CLOCK_AT - 1]
-            if h is not None:
-                clock = int(h) * 3600 + int(groups[_CLOCK_AT]) * 60 + int(groups[_CLOCK_AT + 1])
+            cur, clock = _token_ply(m.groups(), notation, seen)
         else:
             raw = m.group("word")
-            cur = (None, raw, message("cannot_read_ply", text=repr(raw)))
+            cur, clock = (None, raw, message("cannot_read_ply", text=repr(raw))), None
     if cur is not None:
         plies.append(RecordPly(cur[0], cur[1], clock, tuple(comments), cur[2]))
-    return Record(tags, plies, tuple(preamble))
+    return plies, tuple(preamble)
+
+
+def _token_ply(
+    groups: tuple[str | Any, ...], notation: Notation, seen: dict[str, Ply]
+) -> tuple[_Reading, int | None]:
+    """(the ply, its clock reading) of a ply token of _TOKEN_RE, given its groups."""
+    raw = groups[_PLY_AT - 1]
+    ply = seen.get(raw)
+    reading: _Reading = (ply, raw, None)
+    if ply is None:
+        try:
+            ply = ply_from_groups(groups[_PLY_GROUPS], notation)
+        except NotationError as exc:
+            reading = (None, raw, exc.reason)
+        else:
+            seen[raw] = ply
+            reading = (ply, raw, None)
+    h = groups[_CLOCK_AT - 1]
+    if h is None:
+        return reading, None
+    return reading, int(h) * 3600 + int(groups[_CLOCK_AT]) * 60 + int(groups[_CLOCK_AT + 1])
 
 
 # The writer's line: a ply, a space, its clock reading, then perhaps notes (Kinta's casts)

@@ -20,6 +20,8 @@ from rules.pieces import (
     FLIER,
     LANCER,
     LANCER_RAYS,
+    LANCER_REACH,
+    NEAR2,
     NEAR4,
     SWIFT,
     VANGUARD,
@@ -83,46 +85,25 @@ class GoalSafety(Movement):
         if not foes & keep & ~fliers & NEAR4[g]:
             # Nothing but Fliers within reach, and none of them lands on the Goal.
             return False
-        passable = BOARD & ~(own | foes | dzoc | holes)
-        r1 = NB[g]
-        vang = kb[VANGUARD] & keep
-        if vang:
-            if self.rules.power_vanguards:
-                if vang & (r1 | neighbours_bb(r1 & passable)):
-                    return True
-            elif vang & r1:
-                return True
-        lancer = kb[LANCER] & keep
-        if lancer:
-            for ray in LANCER_RAYS[g]:
-                for b in ray:
-                    if b & lancer:
-                        return True
-                    if not b & passable:
-                        break
-        fencer = kb[FENCER] & keep
-        swift = kb[SWIFT] & keep
-        blk = kb[BLOCKADER] & keep
-        if not (fencer | swift | blk):
-            return False
-        if fencer & r1:
-            return True
-        r2 = neighbours_bb(r1 & passable)
-        if blk & (r1 | r2) and not held:
-            ag = self._goal_bar(a)
-            bad = own | (BIT[ag] if ag >= 0 else 0) | dzoc
-            if not r1 & bad:
-                return True
-        if not (fencer | swift):
-            return False
-        r3 = neighbours_bb(r2 & passable)
-        if fencer & (r2 | r3):
-            return True
-        if swift:
-            r4 = neighbours_bb(r3 & passable)
-            if swift & (r2 | r3 | r4) & ~r1:
-                return True
-        return False
+        # The attacker's Blockader strikes only a lying Goal, from two steps at most (what
+        # bars it is asked for only then).
+        blk = 0 if held else kb[BLOCKADER] & keep & NEAR2[g]
+        return walkers_strike(
+            kb,
+            keep,
+            g,
+            BOARD & ~(own | foes | dzoc | holes),
+            self.rules.power_vanguards,
+            blk,
+            self._blockader_bar(a, own, dzoc) if blk else 0,
+        )
+
+    def _blockader_bar(self, a: int, own: int, dzoc: int) -> int:
+        """The squares that bar `a`'s Blockader from taking a Goal when one of them is beside
+        it: the defender's warriors (`own`) and zone (`dzoc`), and `a`'s own Goal where it
+        bars (_goal_bar)."""
+        ag = self._goal_bar(a)
+        return own | dzoc | (BIT[ag] if ag >= 0 else 0)
 
     def _maps_hold(self, side: int) -> bool:
         """Whether _safe_battle_dests may judge `side`'s moves from attack maps here (a
@@ -179,10 +160,8 @@ class GoalSafety(Movement):
         read |= r1
         att |= fencer & r1
         r2 = neighbours_bb(r1 & passable)
-        if blk & (r1 | r2) and not held:
-            ag = self._goal_bar(a)
-            if not r1 & (own | (BIT[ag] if ag >= 0 else 0) | dzoc):
-                att |= blk & (r1 | r2)
+        if blk & (r1 | r2) and not held and not r1 & self._blockader_bar(a, own, dzoc):
+            att |= blk & (r1 | r2)
         if not (fencer | swift):
             return att, read
         read |= r2
@@ -303,19 +282,13 @@ class GoalSafety(Movement):
         Not `exact`: (origin, kind, the destinations found safe at once, those still to
         judge one by one), carrying aside.
         """
-        safe = self.is_battle_move_safe
+        quick, att0, read0, held, capture, gb = self._maps_start(side)
         g = self.goal[side]
-        quick = g >= 0 and self._plain_safety and not self.rules.ablative and self._maps_hold(side)
         own = self.occ[side]
         foes = self.occ[1 - side]
         dblk = self.blk[side]
-        held = g >= 0 and self.sq[g] != 0
-        eg = self._goal_to_capture(side)
-        capture = 1 << eg if eg >= 0 else 0
-        gb = 1 << g if g >= 0 else 0
-        att0 = read0 = 0
-        if quick:
-            att0, read0 = self._attack_map(side, g, own, foes, dblk, held)
+        # The maps' judging stays inline, a warrior at a time: it runs for every warrior of
+        # every position a strict ruleset's perft or validation looks at.
         for o, kind, d, carry in self._battle_dests(side) if dests is None else dests:
             ok = 0
             if quick and kind != BLOCKADER:
@@ -352,15 +325,35 @@ class GoalSafety(Movement):
                 yield o, kind, ok, slow
                 continue
             if slow:
-                for t in iter_bits(slow):
-                    if safe(side, o, t, kind, False):
-                        ok |= 1 << t
-            ok_carry = 0
-            if carry:
-                for t in iter_bits(carry):
-                    if safe(side, o, t, kind, True):
-                        ok_carry |= 1 << t
-            yield o, kind, ok, ok_carry
+                ok |= self._safe_among(side, o, kind, slow, False)
+            yield o, kind, ok, self._safe_among(side, o, kind, carry, True) if carry else 0
+
+    def _maps_start(self, side: int) -> tuple[bool, int, int, bool, int, int]:
+        """What _safe_battle_dests judges `side`'s moves from: whether attack maps may judge
+        them, the map of its Goal as it stands (attackers, squares read; 0, 0 when maps may
+        not), whether the Goal is held, and the enemy Goal to capture and the own as bits."""
+        g = self.goal[side]
+        quick = g >= 0 and self._plain_safety and not self.rules.ablative and self._maps_hold(side)
+        held = g >= 0 and self.sq[g] != 0
+        eg = self._goal_to_capture(side)
+        capture = 1 << eg if eg >= 0 else 0
+        gb = 1 << g if g >= 0 else 0
+        if not quick:
+            return False, 0, 0, held, capture, gb
+        att, read = self._attack_map(
+            side, g, self.occ[side], self.occ[1 - side], self.blk[side], held
+        )
+        return True, att, read, held, capture, gb
+
+    def _safe_among(self, side: int, o: int, kind: int, dests: int, carry: bool) -> int:
+        """Those of `dests` where the move from `o` (carrying the Goal or not) is safe, judged
+        one by one (is_battle_move_safe)."""
+        safe = self.is_battle_move_safe
+        ok = 0
+        for t in iter_bits(dests):
+            if safe(side, o, t, kind, carry):
+                ok |= 1 << t
+        return ok
 
 
 def walkers_attack(
@@ -389,3 +382,44 @@ def walkers_attack(
     att |= kb[FENCER] & free & (r1 | r2 | r3)
     att |= kb[SWIFT] & free & (r2 | r3 | neighbours_bb(r3 & passable)) & ~r1
     return att, read, r2
+
+
+def walkers_strike(
+    kb: list[int], strikers: int, g: int, passable: int, power: bool, blockaders: int, bar: int
+) -> bool:
+    """Whether one of the attacker's walking warriors reaches a Goal on `g`: those of
+    `strikers` among its Vanguards, Lancers, Fencers and Swifts (`kb` its squares by kind), by
+    paths over `passable`, and its `blockaders`, from one or two steps when no square beside
+    `g` is in `bar`. Read from the Goal outwards, stopping at the first: the one reading of
+    the flat game's jeopardy test (GoalSafety._jeopardy) and of the variants' that only
+    choose which warriors strike (the Italian society's)."""
+    r1 = NB[g]
+    vang = kb[VANGUARD] & strikers
+    if vang & r1:
+        return True
+    if vang and power and vang & neighbours_bb(r1 & passable):
+        return True
+    # A Lancer off the lines through `g` is never on a ray: the walk is skipped.
+    lancer = kb[LANCER] & strikers & LANCER_REACH[g]
+    if lancer:
+        for ray in LANCER_RAYS[g]:
+            for b in ray:
+                if b & lancer:
+                    return True
+                if not b & passable:
+                    break
+    fencer = kb[FENCER] & strikers
+    if fencer & r1:
+        return True
+    swift = kb[SWIFT] & strikers
+    if not (fencer | swift | blockaders):
+        return False
+    r2 = neighbours_bb(r1 & passable)
+    if blockaders & (r1 | r2) and not r1 & bar:
+        return True
+    if not (fencer | swift):
+        return False
+    r3 = neighbours_bb(r2 & passable)
+    if fencer & (r2 | r3):
+        return True
+    return bool(swift) and bool(swift & (r2 | r3 | neighbours_bb(r3 & passable)) & ~r1)

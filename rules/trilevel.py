@@ -45,7 +45,15 @@ from rules.trilevel_board import (
     is_cell,
     parse_cell,
 )
-from rules.trilevel_paths import FLY_ANY, FLY_FLAT, GAITS, PathTable, paths, reaches
+from rules.trilevel_paths import (
+    FLY_ANY,
+    FLY_FLAT,
+    GAITS,
+    PathTable,
+    fly_tables_build,
+    paths,
+    reaches,
+)
 from rules.variants import TRI_LEVEL_COMPANIONS
 
 VARIANT: Final = "tri-level"
@@ -69,6 +77,7 @@ class TriLevelPosition(Position):
     def __init__(self, rules: Rules, first: int = 0) -> None:
         super().__init__(rules, first)
         self.sq = [0] * NCELL
+        fly_tables_build()
 
     def copy(self) -> TriLevelPosition:
         p = super().copy()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Final
 
 from rules.position import BLOCKADER, FENCER, FLIER, LANCER, SWIFT, VANGUARD
@@ -57,50 +58,90 @@ def enumerate_paths(origin: int, gait: Gait) -> PathTable:
     levels and goes down only as `gait` allows. For a straight gait the horizontal steps
     since the last vertical step keep one coordinate: "since the first referent is up there
     can be no restriction of direction for the next space moved"."""
-    any_masks: dict[int, set[int]] = {}
-    h_masks: dict[int, set[int]] = {}
+    walker = _Walk(gait)
+    walker.walk(origin, 0, 0, 7, CBIT[origin], 0, False)
+    out: PathTable = {}
+    for t, masks in walker.any_masks.items():
+        if t != origin:
+            out[t] = (_minimal(masks), _minimal(walker.h_masks.get(t, set())))
+    return out
 
-    def walk(c: int, steps: int, ups: int, keep: int, seen: int, mid: int, flat: bool) -> None:
+
+class _Walk:
+    """The walk enumerate_paths makes from one origin: each step a gait allows, in turn.
+
+    A walk's state is the cell `c` reached after `steps` steps and `ups` levels climbed,
+    the coordinates a straight line still keeps (`keep`, bits 1, 2, 4 as HSTEPS gives
+    them), the cells visited (`seen`) and those passed between the origin and `c` (`mid`,
+    what may block the path), and whether the last step was horizontal (`flat`)."""
+
+    __slots__ = ("any_masks", "gait", "h_masks")
+
+    def __init__(self, gait: Gait) -> None:
+        self.gait = gait
+        # Destination -> the intermediate cells of each path reaching it (of those whose
+        # last step is horizontal, for h_masks).
+        self.any_masks: dict[int, set[int]] = {}
+        self.h_masks: dict[int, set[int]] = {}
+
+    def walk(
+        self, c: int, steps: int, ups: int, keep: int, seen: int, mid: int, flat: bool
+    ) -> None:
+        """Note the path to `c` if it is long enough, then take every next step."""
+        gait = self.gait
         if steps >= gait.low:
-            any_masks.setdefault(c, set()).add(mid)
+            self.any_masks.setdefault(c, set()).add(mid)
             if flat:
-                h_masks.setdefault(c, set()).add(mid)
+                self.h_masks.setdefault(c, set()).add(mid)
         if steps >= gait.high:
             return
+        # A flier passes over everything: its paths' intermediates never block it.
         inner = 0 if gait.flies or not steps else mid | CBIT[c]
+        self._across(c, steps, ups, keep, seen, inner)
+        if ups < gait.climb:
+            self._up(c, steps, ups, seen, inner)
+        if gait.down_straight:
+            self._down(c, steps, ups, seen, inner)
+        if gait.down_over and steps + 2 <= gait.high:
+            self._over_down(c, steps, ups, keep, seen, inner)
+
+    def _across(self, c: int, steps: int, ups: int, keep: int, seen: int, inner: int) -> None:
+        """Step to a neighbour on `c`'s level (in line, for a straight gait)."""
+        straight = self.gait.straight
         for n, eq in HSTEPS[c]:
             nb = CBIT[n]
             if seen & nb or nb & FLOOR:
                 continue
-            k2 = keep & eq if gait.straight else 7
+            k2 = keep & eq if straight else 7
             if k2:
-                walk(n, steps + 1, ups, k2, seen | nb, inner, True)
-        if ups < gait.climb:
-            a = ABOVE[c]
-            if a >= 0 and not seen & CBIT[a]:
-                walk(a, steps + 1, ups + 1, 7, seen | CBIT[a], inner, False)
-            if steps + 2 <= gait.high:
-                for n, eq in UP_OVER[c]:
-                    if not seen & CBIT[n]:
-                        walk(n, steps + 2, ups + 1, eq, seen | CBIT[n], inner, True)
-        if gait.down_straight:
-            b = BELOW[c]
-            if b >= 0 and not (seen | FLOOR) & CBIT[b]:
-                walk(b, steps + 1, ups, 7, seen | CBIT[b], inner, False)
-        if gait.down_over and steps + 2 <= gait.high:
-            for r, eq in OVER_DOWN[c]:
-                rb = CBIT[r]
-                if seen & rb or rb & FLOOR:
-                    continue
-                if not gait.straight or keep & eq:
-                    walk(r, steps + 2, ups, 7, seen | rb, inner, False)
+                self.walk(n, steps + 1, ups, k2, seen | nb, inner, True)
 
-    walk(origin, 0, 0, 7, CBIT[origin], 0, False)
-    out: PathTable = {}
-    for t, masks in any_masks.items():
-        if t != origin:
-            out[t] = (_minimal(masks), _minimal(h_masks.get(t, set())))
-    return out
+    def _up(self, c: int, steps: int, ups: int, seen: int, inner: int) -> None:
+        """Climb: straight up onto the cell above, or up and over onto the next board."""
+        a = ABOVE[c]
+        if a >= 0 and not seen & CBIT[a]:
+            self.walk(a, steps + 1, ups + 1, 7, seen | CBIT[a], inner, False)
+        if steps + 2 <= self.gait.high:
+            for n, eq in UP_OVER[c]:
+                if not seen & CBIT[n]:
+                    self.walk(n, steps + 2, ups + 1, eq, seen | CBIT[n], inner, True)
+
+    def _down(self, c: int, steps: int, ups: int, seen: int, inner: int) -> None:
+        """Step straight down (inner to inner), never into the covered floor."""
+        b = BELOW[c]
+        if b >= 0 and not (seen | FLOOR) & CBIT[b]:
+            self.walk(b, steps + 1, ups, 7, seen | CBIT[b], inner, False)
+
+    def _over_down(self, c: int, steps: int, ups: int, keep: int, seen: int, inner: int) -> None:
+        """Go over and down, rim to rim, onto the board below (in line, for a straight
+        gait)."""
+        straight = self.gait.straight
+        for r, eq in OVER_DOWN[c]:
+            rb = CBIT[r]
+            if seen & rb or rb & FLOOR:
+                continue
+            if not straight or keep & eq:
+                self.walk(r, steps + 2, ups, 7, seen | rb, inner, False)
 
 
 _PATHS: dict[tuple[int, int], PathTable] = {}
@@ -116,20 +157,33 @@ def paths(kind: int, origin: int, power: bool = False) -> PathTable:
     return table
 
 
-# The Flier flies over everything, so its destinations depend on the origin alone.
-FLY_ANY: list[int] = [0] * NCELL
-FLY_FLAT: list[int] = [0] * NCELL
-for _c in CELLS:
-    for _t, (_many, _mflat) in paths(FLIER, _c).items():
-        FLY_ANY[_c] |= CBIT[_t]
-        if _mflat:
-            FLY_FLAT[_c] |= CBIT[_t]
+# The Flier flies over everything, so its destinations depend on the origin alone: FLY_ANY[c]
+# by any path, FLY_FLAT[c] by a path whose last step is horizontal. Empty until the first
+# tri-level position is made (its __init__ calls fly_tables_build): importing the engine
+# builds no variant's tables, and the hot methods still read them as plain module lists.
+FLY_ANY: Final[list[int]] = []
+FLY_FLAT: Final[list[int]] = []
+
+
+@cache
+def fly_tables_build() -> None:
+    """Fill FLY_ANY and FLY_FLAT (once: the cache makes every later call a no-op)."""
+    fly_any = [0] * NCELL
+    fly_flat = [0] * NCELL
+    for c in CELLS:
+        for t, (_many, flat) in paths(FLIER, c).items():
+            fly_any[c] |= CBIT[t]
+            if flat:
+                fly_flat[c] |= CBIT[t]
+    FLY_ANY[:] = fly_any
+    FLY_FLAT[:] = fly_flat
 
 
 def reaches(kind: int, o: int, t: int, blocked: int, flat_last: bool, power: bool) -> bool:
     """Whether a warrior of `kind` on `o` has a path to `t` avoiding the cells `blocked`
     (its last step horizontal when `flat_last`: kills and captures are face to face)."""
     if kind == FLIER:
+        fly_tables_build()
         return bool((FLY_FLAT if flat_last else FLY_ANY)[o] & CBIT[t])
     entry = paths(kind, o, power).get(t)
     if entry is None:
