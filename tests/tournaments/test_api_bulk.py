@@ -184,11 +184,15 @@ def test_two_thousand_rows_in_one_request_in_a_bounded_number_of_queries(api, ar
     number of queries that does not grow with the rows (a few more on SQLite, whose limit
     of bound parameters splits the inserts: never one a row)."""
     counts = []
-    for n, slug in ((100, "small"), (2000, "large")):
+    for n, slug in ((1, "warm"), (100, "small"), (2000, "large")):
         t = services.tournament_create(name=slug, slug=slug, start_date=date(2026, 11, 1))
         t.arbiters.add(arbiter)
         rows = [
-            {"name": f"{slug} {i}", "rating": 1000 + (i * 7919) % 1500, "club_name": f"C{i % 20}"}
+            {
+                "name": f"{slug} {i}",
+                "rating": 1000 + (i * 7919) % 1500,
+                "club_name": f"{slug} C{i % 20}",
+            }
             for i in range(n)
         ]
         start = time.perf_counter()
@@ -201,6 +205,7 @@ def test_two_thousand_rows_in_one_request_in_a_bounded_number_of_queries(api, ar
         assert [r.start_rank for r in regs] == list(range(1, n + 1))
         assert [r.rating for r in regs] == sorted((r.rating for r in regs), reverse=True)
     assert seconds < 30, f"2,000 rows took {seconds:.1f} s"
+    counts = counts[1:]  # after a first request that reads what every later one reuses
     if connection.vendor == "postgresql":
         assert counts[0] == counts[1], counts
     else:

@@ -25,11 +25,10 @@ from tournaments.services.common import (
     require_official,
     standings_bump,
     tournament_lock,
+    values_per_query,
 )
 from tournaments.services.entrants import rating_refusal
 
-# Rows a query names at once: under SQLite's limit of bound parameters.
-CHUNK = 900
 # A new player's fields checked here; the foreign keys are the batch's to resolve.
 NOT_CHECKED = ["club", "user", "managed_by"]
 CLUB_NOT_CHECKED = ["short_name", "city", "country"]
@@ -65,8 +64,8 @@ class _Batch:
 
 
 def _chunks(values: Iterable[object]) -> list[list[object]]:
-    items = list(values)
-    return [items[i : i + CHUNK] for i in range(0, len(items), CHUNK)]
+    items, step = list(values), values_per_query()
+    return [items[i : i + step] for i in range(0, len(items), step)]
 
 
 def _known_by_name(rows: Sequence[EntrantRow]) -> dict[tuple[str, str], list[Player]]:
@@ -89,9 +88,7 @@ def _clubs_by_name(rows: Sequence[EntrantRow]) -> dict[str, Club]:
     clubs: dict[str, Club] = {}
     for chunk in _chunks(names):
         clubs.update({c.name: c for c in Club.objects.filter(name__in=chunk)})
-    made = Club.objects.bulk_create(
-        [Club(name=name) for name in sorted(names - set(clubs))], batch_size=1000
-    )
+    made = Club.objects.bulk_create([Club(name=name) for name in sorted(names - set(clubs))])
     clubs.update({club.name: club for club in made})
     return clubs
 
@@ -193,7 +190,7 @@ def _players_store(*, batch: _Batch, rows: Sequence[EntrantRow], user: AnyUser |
         player = batch.players[row.key]
         if player.pk is None and row.club_name:
             player.club = clubs[row.club_name]
-    Player.objects.bulk_create(batch.new, batch_size=1000)
+    Player.objects.bulk_create(batch.new)
 
 
 def seeding_slots(
@@ -253,7 +250,7 @@ def _registrations_store(
             for pk, rank, _, _ in current
             if rank is not None and moves[rank] != rank
         ]
-        Registration.objects.bulk_update(moving, ["start_rank"], batch_size=1000)
+        Registration.objects.bulk_update(moving, ["start_rank"])
     regs = [
         Registration(
             tournament=tournament,
@@ -264,7 +261,7 @@ def _registrations_store(
         )
         for player, rank in zip(players, ranks, strict=True)
     ]
-    return Registration.objects.bulk_create(regs, batch_size=1000)
+    return Registration.objects.bulk_create(regs)
 
 
 @transaction.atomic

@@ -3,6 +3,7 @@ confirmation."""
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -22,6 +23,7 @@ from tournaments.services.common import (
     require_arbiter,
     standings_bump,
     tournament_lock,
+    values_per_query,
 )
 from tournaments.services.notifications import notify_result_to_confirm
 
@@ -207,6 +209,21 @@ class ResultsEntered:
     changed: list[Game]  # those whose result changed
 
 
+def _results_store(games: list[Game]) -> None:
+    """Store the results written on `games`: one UPDATE for each set of values (a few: the
+    results differ, who and when do not), rather than one a game or a CASE of thousands."""
+    attnames = [f.attname for f in Game._meta.concrete_fields if f.name in RESULT_FIELDS]
+    groups: dict[tuple[object, ...], list[int]] = defaultdict(list)
+    for game in games:
+        groups[tuple(getattr(game, a) for a in attnames)].append(game.pk)
+    step = values_per_query()
+    for values, ids in groups.items():
+        for start in range(0, len(ids), step):
+            Game.objects.filter(pk__in=ids[start : start + step]).update(
+                **dict(zip(attnames, values, strict=True))
+            )
+
+
 @transaction.atomic
 def round_results_enter(
     *,
@@ -248,7 +265,7 @@ def round_results_enter(
         changed.append(game)
         audit.append(_result_audit(game=game, before=before))
     if changed:
-        Game.objects.bulk_update(changed, RESULT_FIELDS, batch_size=500)
+        _results_store(changed)
         audit_append_many(tournament=tournament, user=user, items=audit)
         standings_bump(tournament)
     for game in changed:
