@@ -201,9 +201,9 @@ def seeding_slots(
     one by one (registration_create): each goes just below the last entrant seeded ahead of
     it (rating, then casefolded name), an order set by hand staying. Computed once: a
     newcomer lands after the highest rank seeded ahead of it among the entrants; newcomers
-    after the same rank are in seeding order (the batch's order among equals), and every
-    rank above a newcomer moves down by one. Returns each old rank's new rank and the
-    newcomers' ranks."""
+    after the same rank are in seeding order (the batch's order among equals), and each
+    rank moves on by one for every newcomer placed before it. Returns each old rank's new
+    rank and the newcomers' ranks."""
     keys = sorted(((-rating, name.casefold()), rank) for rank, rating, name in ranked)
     best: list[int] = []  # best[i]: the highest rank among keys[: i + 1]
     for _, rank in keys:
