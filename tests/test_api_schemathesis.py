@@ -167,7 +167,9 @@ def test_hostile_bodies_and_ids_never_answer_500(arbiter_token, method, path, fi
     from django.db import transaction
     from rest_framework.test import APIClient
 
-    url = path.format(slug=DEMO["slug"], id=DEMO["game"], job_id=1, adjustment=1, pk=DEMO["game"])
+    url = path.format(
+        slug=DEMO["slug"], id=DEMO["game"], job_id=1, adjustment=1, pk=DEMO["game"], number=1
+    )
     api = APIClient(raise_request_exception=False)
     api.credentials(HTTP_AUTHORIZATION=f"Token {arbiter_token}")
     bodies: list[str] = [json.dumps({f: v for f in fields}) for v in HOSTILE] + DEEP

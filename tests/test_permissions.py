@@ -334,6 +334,14 @@ ENDPOINTS: list[tuple[str, Call, set[str]]] = [
     ),
     ("api settings", api_patch(T + "/", {"venue": "Hall"}), CHIEFS),
     ("api register", api_post(T + "/registrations/", lambda w: {"player": w.spare.pk}), ARBITERS),
+    (
+        "api register in bulk",
+        api_post(
+            T + "/registrations/bulk/",
+            lambda w: {"rows": [{"player": w.spare.pk}, {"name": "Bulk Newbie", "rating": 1500}]},
+        ),
+        ARBITERS,
+    ),
     ("api withdraw", api_post(T + "/withdrawals/", lambda w: {"player": w.player.pk}), ARBITERS),
     ("api start ranks", api_post(T + "/start-ranks/", {"sort": True}), ARBITERS),
     (
@@ -400,6 +408,14 @@ ENDPOINTS: list[tuple[str, Call, set[str]]] = [
         ARBITERS,
     ),
     ("api result", api_post("/api/games/{w.game.pk}/result/", {"result": "draw"}), ARBITERS),
+    (
+        "api round results",
+        api_post(
+            T + "/rounds/1/results/",
+            lambda w: {"rows": [{"board": w.game.board, "result": "draw"}]},
+        ),
+        ARBITERS,
+    ),
     ("api countersign", api_post("/api/games/{w.game.pk}/countersign/", {}), ARBITERS),
     (
         "api spindle choice",

@@ -16,7 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 from rest_framework import permissions
 from rest_framework.request import Request
 
@@ -156,3 +156,17 @@ class OrganizerWriteOrReadOnly(permissions.BasePermission):
         if request.method in permissions.SAFE_METHODS:
             return True
         return user_is_organizer(request.user)
+
+
+class TournamentArbiter(permissions.BasePermission):
+    """The tournament's arbiters (roles.user_can_arbitrate), checked when the view reads
+    its tournament (get_object), before it reads the body: a batch is neither parsed nor
+    checked for a caller who may not send it, and no row is locked for them."""
+
+    message = gettext_lazy("only this tournament's arbiters may do that")
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return bool(request.user and request.user.is_authenticated)
+
+    def has_object_permission(self, request: Request, view: Any, obj: Any) -> bool:
+        return isinstance(obj, Tournament) and user_can_arbitrate(user=request.user, tournament=obj)

@@ -279,3 +279,44 @@ def test_an_expulsion_revoked_while_results_and_penalties_are_entered():
     assert Registration.objects.get(pk=regs[2].pk).status == Registration.Status.ACTIVE
     ok, _count, problem = audit_verify(tournament=tournament)
     assert ok, problem
+
+
+def test_a_rounds_results_and_a_batch_of_entrants_beside_single_writes():
+    """A round's results at once (the tournament, then every game of the round in id order)
+    beside a single result, a record and a time penalty on its games; a batch of entrants
+    (the tournament, then new players and registrations) beside a single late entry."""
+    tournament, game, user = _one_game()
+    rnd = game.round  # round 1, its one game
+    base = f"/api/tournaments/{tournament.slug}"
+    late = [services.player_create(name=f"Late racer {i}") for i in range(4)]
+    results = ["first_win", "draw", "second_win", "first_forfeit_win"]
+    for i in range(4):
+        calls = [
+            _api(user, f"{base}/rounds/1/results/", {"rows": [{"board": 1, "result": results[i]}]}),
+            _api(user, f"/api/games/{game.pk}/result/", {"result": results[(i + 1) % 4]}),
+            _api(user, f"/api/games/{game.pk}/records/", {"text": RECORD}),
+            _api(
+                user,
+                f"{base}/penalties/",
+                {
+                    "player": game.first_id,
+                    "game": game.pk,
+                    "kind": "opponent_time",
+                    "reason": "noise",
+                    "amount": 60,
+                },
+            ),
+            _api(
+                user,
+                f"{base}/registrations/bulk/",
+                {"rows": [{"name": f"Batch {i} {k}", "rating": 1500 + k} for k in range(20)]},
+            ),
+            _api(user, f"{base}/registrations/", {"player": late[i].pk}),
+        ]
+        outcomes = _race(calls)
+        _no_failure(outcomes)
+        assert all(code in (200, 201) for code in outcomes[0]), outcomes
+    assert rnd.games.get().result in results
+    assert Registration.objects.filter(tournament=tournament, first_round=2).count() == 84
+    ok, _count, problem = audit_verify(tournament=tournament)
+    assert ok, problem

@@ -16,6 +16,7 @@ from tournaments.api.common import registration_get
 from tournaments.api.errors import errors
 from tournaments.api.inputs import (
     ByeRequestSerializer,
+    EntrantBatchSerializer,
     PlayerPairSerializer,
     RegistrationSerializer,
     StartRankSerializer,
@@ -25,11 +26,13 @@ from tournaments.api.outputs import (
     ByeCancelOutSerializer,
     ByeRequestOutSerializer,
     ByeRequestRowSerializer,
+    EntrantBatchOutSerializer,
     RegistrationOutSerializer,
     WithdrawalOutSerializer,
     WithdrawalUndoOutSerializer,
 )
 from tournaments.api.serializers import EntrantSerializer, ForbiddenPairSerializer
+from tournaments.permissions import TournamentArbiter
 
 # What a write on an entrant can be refused with; 409 where the event's state decides.
 WRITE_ERRORS = errors(400, 401, 403, 404)
@@ -62,6 +65,33 @@ class EntrantActions(viewsets.GenericViewSet):
             tournament=t, player=data.validated_data["player"], user=request.user
         )
         return Response(RegistrationOutSerializer(reg).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        request=EntrantBatchSerializer,
+        responses={201: EntrantBatchOutSerializer, **STATE_ERRORS},
+    )
+    @action(
+        detail=True,
+        methods=["post"],
+        url_path="registrations/bulk",
+        permission_classes=[TournamentArbiter],
+    )
+    def registrations_bulk(self, request: Request, slug: str | None = None) -> Response:
+        """Register many entrants at once (known players by id, new players made), in one
+        transaction, their start ranks computed once as registering them one by one would;
+        late entries after round 1 is paired. A refused row is named by its index with its
+        fields (400 `{"rows": {"3": {"rating": [...]}}}`, every such row) and then nothing
+        is stored."""
+        t = self.get_object()  # the role first: a batch is read only for the arbiters
+        data = EntrantBatchSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        rows = [
+            services.EntrantRow(key=index, **row)
+            for index, row in enumerate(data.validated_data["rows"])
+        ]
+        regs = services.entrants_register(tournament=t, rows=rows, user=request.user)
+        body = {"registered": len(regs), "registrations": regs}
+        return Response(EntrantBatchOutSerializer(body).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(
         request=StartRankSerializer,

@@ -9,14 +9,20 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from rest_framework import serializers
 
+from klinzha_site.parsers import StrictCharField
 from klinzha_site.parsing import ID_MAX, SMALL_MAX
 from tournaments.models import Game, Player
 
 User = get_user_model()
 
 
+# The results one enters (a pending result is never entered): one enum in the schema,
+# "ResultResultEnum" as it was always named (settings' ENUM_NAME_OVERRIDES).
+RESULTS_ENTERED = [c for c in Game.Result.values if c]
+
+
 class ResultSerializer(serializers.Serializer):
-    result = serializers.ChoiceField(choices=[c for c in Game.Result.values if c])
+    result = serializers.ChoiceField(choices=RESULTS_ENTERED)
 
 
 class SpindleChoiceSerializer(serializers.Serializer):
@@ -31,6 +37,63 @@ class SpindleChoiceSerializer(serializers.Serializer):
 
 class RegistrationSerializer(serializers.Serializer):
     player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+
+
+# Rows one batch may hold: a 20,000-player field registered at once, or its 10,000 boards.
+BATCH_MAX = 20_000
+
+
+class EntrantRowSerializer(serializers.Serializer):
+    """One entrant: a known player (`player`, their id), or a new player: `name`, with
+    `club` (a club's id) or `club_name` (the club of that name, made when there is none),
+    `rating` and `federation`, as POST /api/players/ takes them."""
+
+    player = serializers.IntegerField(min_value=1, max_value=ID_MAX, required=False)
+    name = StrictCharField(multiline=False, max_length=120, required=False)
+    club = serializers.IntegerField(min_value=1, max_value=ID_MAX, required=False)
+    club_name = StrictCharField(multiline=False, max_length=120, required=False)
+    rating = serializers.IntegerField(min_value=0, max_value=9999, required=False)
+    federation = StrictCharField(multiline=False, max_length=3, required=False, allow_blank=True)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        new = set(attrs) - {"player"}
+        if "player" in attrs and new:
+            raise serializers.ValidationError(
+                {name: "a known player's row gives no new player's fields" for name in new}
+            )
+        if "player" not in attrs and "name" not in attrs:
+            raise serializers.ValidationError({"name": "give a player's id, or a new name"})
+        if "club" in attrs and "club_name" in attrs:
+            raise serializers.ValidationError({"club_name": "give club or club_name, not both"})
+        return attrs
+
+
+class EntrantBatchSerializer(serializers.Serializer):
+    rows = serializers.ListField(
+        child=EntrantRowSerializer(),
+        min_length=1,
+        max_length=BATCH_MAX,
+        help_text="the entrants, in the order they are seeded among equals",
+    )
+
+
+class ResultRowSerializer(serializers.Serializer):
+    """One game's result: the game by `board` (in this round) or by `game` (its id)."""
+
+    board = serializers.IntegerField(min_value=1, max_value=SMALL_MAX, required=False)
+    game = serializers.IntegerField(min_value=1, max_value=ID_MAX, required=False)
+    result = serializers.ChoiceField(choices=RESULTS_ENTERED)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if ("board" in attrs) == ("game" in attrs):
+            raise serializers.ValidationError({"board": "give a board or a game, one of them"})
+        return attrs
+
+
+class RoundResultsSerializer(serializers.Serializer):
+    rows = serializers.ListField(
+        child=ResultRowSerializer(), min_length=1, max_length=BATCH_MAX // 2
+    )
 
 
 class StartRankSerializer(serializers.Serializer):

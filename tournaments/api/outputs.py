@@ -24,6 +24,21 @@ class RegistrationOutSerializer(serializers.Serializer):
     start_rank = serializers.IntegerField(allow_null=True)
 
 
+class EntrantBatchOutSerializer(serializers.Serializer):
+    registered = serializers.IntegerField(help_text="how many were registered: every row")
+    registrations = RegistrationOutSerializer(
+        many=True, help_text="each row's registration, in the rows' order (a new player's id)"
+    )
+
+
+class RoundResultsOutSerializer(serializers.Serializer):
+    round = serializers.IntegerField()
+    entered = serializers.IntegerField(help_text="the rows given")
+    changed = serializers.IntegerField(
+        help_text="the games whose result changed: one audit entry each"
+    )
+
+
 class WithdrawalOutSerializer(serializers.Serializer):
     player = serializers.IntegerField(source="player_id")
     status = serializers.ChoiceField(choices=Registration.Status.choices)

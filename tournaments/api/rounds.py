@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
+from django.http import Http404
 from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -17,7 +18,7 @@ from rest_framework.generics import get_object_or_404
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from klinzha_site.parsing import ascii_int_or_none
+from klinzha_site.parsing import SMALL_MAX, ascii_int_or_none
 from tournaments import pairing_selectors, selectors, services
 from tournaments.api.common import api_published, round_get
 from tournaments.api.errors import errors
@@ -25,17 +26,20 @@ from tournaments.api.inputs import (
     PairingEditSerializer,
     PairSerializer,
     RoundNumberSerializer,
+    RoundResultsSerializer,
     ScheduleSerializer,
 )
 from tournaments.api.outputs import (
     DiscardOutSerializer,
     PairingEditOutSerializer,
     PairingJobOutSerializer,
+    RoundResultsOutSerializer,
     RoundStatusOutSerializer,
     ScheduleOutSerializer,
 )
 from tournaments.api.serializers import RoundSerializer
-from tournaments.models import PairingJob, Tournament
+from tournaments.models import PairingJob, Round, Tournament
+from tournaments.permissions import TournamentArbiter
 from tournaments.roles import user_can_arbitrate
 
 ROUNDS_LIMIT_MAX = 100
@@ -104,6 +108,42 @@ class RoundActions(viewsets.GenericViewSet):
             body=body,
             params=("round", "limit", "cursor"),
         )
+
+    @extend_schema(
+        request=RoundResultsSerializer,
+        parameters=[
+            OpenApiParameter(
+                "number", OpenApiTypes.INT, OpenApiParameter.PATH, description="the round"
+            )
+        ],
+        responses={200: RoundResultsOutSerializer, **WRITE_ERRORS},
+    )
+    @action(
+        detail=True,
+        methods=["post"],
+        url_path=r"rounds/(?P<number>[0-9]{1,5})/results",
+        permission_classes=[TournamentArbiter],
+    )
+    def round_results(
+        self, request: Request, slug: str | None = None, number: str = ""
+    ) -> Response:
+        """Enter a round's results at once (each game by board or id), in one transaction,
+        under the rules of a single result: a refused row is named by its index with its
+        field (400, every such row) and then nothing is stored. One audit entry a game
+        whose result changes; the standings change once."""
+        t = self.get_object()  # the role first: a batch is read only for the arbiters
+        if int(number) > SMALL_MAX:
+            raise Http404(gettext("no round %(number)s") % {"number": number})
+        rnd = get_object_or_404(Round, tournament=t, number=int(number))
+        data = RoundResultsSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        rows = [
+            services.ResultRow(key=index, **row)
+            for index, row in enumerate(data.validated_data["rows"])
+        ]
+        entered = services.round_results_enter(round=rnd, rows=rows, user=request.user)
+        body = {"round": rnd.number, "entered": len(rows), "changed": len(entered.changed)}
+        return Response(RoundResultsOutSerializer(body).data)
 
     @extend_schema(
         request=ScheduleSerializer, responses={200: ScheduleOutSerializer, **WRITE_ERRORS}

@@ -47,7 +47,11 @@ class TournamentViewSet(EntrantActions, RoundActions, PenaltyActions, viewsets.M
     def get_permissions(self) -> list[Any]:
         if self.action == "create":
             return [OrganizerWriteOrReadOnly()]
-        return [permissions.IsAuthenticatedOrReadOnly()]
+        # An action's own classes (TournamentArbiter on the batches) stand beside the default.
+        own = [
+            p() for p in self.permission_classes if p is not permissions.IsAuthenticatedOrReadOnly
+        ]
+        return [permissions.IsAuthenticatedOrReadOnly(), *own]
 
     def perform_create(self, serializer: Any) -> None:
         serializer.instance = services.tournament_create(

@@ -20,7 +20,7 @@ from tournaments.services.entrants import (
     start_rank_move,
     start_ranks_sort,
 )
-from tournaments.services.entrants_bulk import entrants_bulk_register
+from tournaments.services.entrants_bulk import EntrantRow, entrants_bulk_register, entrants_register
 from tournaments.services.events import (
     SETTINGS,
     officials_set,
@@ -35,9 +35,12 @@ from tournaments.services.pairing_jobs import (
 )
 from tournaments.services.penalties import penalty_impose, penalty_revoke
 from tournaments.services.results import (
+    ResultRow,
+    ResultsEntered,
     game_lock,
     game_result_countersign,
     game_result_set,
+    round_results_enter,
     round_results_set,
 )
 from tournaments.services.round_pairing import round_pair
@@ -55,6 +58,9 @@ from tournaments.services.trf_import import TrfImport, tournament_import_trf, tr
 __all__ = [
     "PAIR_IN_WORKER_FROM",
     "SETTINGS",
+    "EntrantRow",
+    "ResultRow",
+    "ResultsEntered",
     "TrfImport",
     "bye_request_cancel",
     "bye_request_create",
@@ -63,6 +69,7 @@ __all__ = [
     "club_create",
     "entrant_register",
     "entrants_bulk_register",
+    "entrants_register",
     "game_lock",
     "game_result_countersign",
     "game_result_set",
@@ -83,6 +90,7 @@ __all__ = [
     "round_create",
     "round_discard",
     "round_pair",
+    "round_results_enter",
     "round_results_set",
     "round_pairings_edit",
     "round_publish",

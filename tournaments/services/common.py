@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
+from django.db import connection
 from django.db.models import F
 from django.utils.translation import gettext, ngettext
 
@@ -37,6 +38,14 @@ def tournament_lock(tournament_id: int) -> Tournament:
     one by one, but does not wait for (nor block) the key-share locks PostgreSQL takes on
     the row while another transaction inserts a record or audit entry that refers to it."""
     return Tournament.objects.select_for_update(no_key=True).get(pk=tournament_id)
+
+
+def values_per_query(*, spare: int = 10) -> int:
+    """How many values one statement may name (an IN list): under SQLite's limit of bound
+    parameters, less `spare` for the statement's others; no limit on PostgreSQL, so that a
+    batch's queries do not grow with it there."""
+    limit = connection.features.max_query_params
+    return limit - spare if limit else 2**31
 
 
 def acting_account(user: AnyUser | None) -> User | None:

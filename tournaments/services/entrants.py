@@ -7,6 +7,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.db.models import F, Max
 from django.utils.translation import gettext
 
 from klinzha_site.errors import Conflict
@@ -38,6 +39,16 @@ EXPULSION = penalty_kind("expulsion")
 RATING_MAX = 9999
 
 
+def rating_refusal(rating: object) -> str:
+    """Why a player's rating is refused ("" when it is not): four digits, as a TRF player
+    line holds it."""
+    if isinstance(rating, int) and not 0 <= rating <= RATING_MAX:
+        return gettext("from 0 to %(RATING_MAX)s (four digits, as TRF holds it)") % {
+            "RATING_MAX": RATING_MAX
+        }
+    return ""
+
+
 @transaction.atomic
 def club_create(*, name: str, user: AnyUser | None = None, **fields: Any) -> Club:
     require_official(user)
@@ -61,13 +72,8 @@ def player_create(
     require_official(user)
     manager = player_manager_of(user=user, tournament=tournament)
     player = Player(name=name, club=club, managed_by=manager, **fields)
-    if isinstance(player.rating, int) and not 0 <= player.rating <= RATING_MAX:
-        raise ValidationError(
-            {
-                "rating": gettext("from 0 to %(RATING_MAX)s (four digits, as TRF holds it)")
-                % {"RATING_MAX": RATING_MAX}
-            }
-        )
+    if rating_refusal(player.rating):
+        raise ValidationError({"rating": rating_refusal(player.rating)})
     player.full_clean()
     player.save()
     return player
@@ -97,13 +103,8 @@ def player_update(*, player: Player, user: AnyUser | None = None, **fields: Any)
     locked = Player.objects.select_for_update().get(pk=player.pk)
     for name, value in fields.items():
         setattr(locked, name, value)
-    if isinstance(locked.rating, int) and not 0 <= locked.rating <= RATING_MAX:
-        raise ValidationError(
-            {
-                "rating": gettext("from 0 to %(RATING_MAX)s (four digits, as TRF holds it)")
-                % {"RATING_MAX": RATING_MAX}
-            }
-        )
+    if rating_refusal(locked.rating):
+        raise ValidationError({"rating": rating_refusal(locked.rating)})
     locked.full_clean()
     locked.save(update_fields=list(fields))
     published_version_bump_for_player(player_id=locked.pk)
@@ -182,22 +183,13 @@ def registration_create(
             }
         )
     tournament_lock(tournament.pk)
-    regs = _by_start_rank(tournament)
+    entrants = Registration.objects.filter(tournament=tournament)
     if paired:
-        rank = len(regs) + 1  # a late entry joins below everyone seeded already
+        rank = entrants.count() + 1  # a late entry joins below everyone seeded already
     else:
-        # Before round 1 the field is seeded (seeding_key): the newcomer goes just below the
-        # last entrant seeded ahead of them, and an order the arbiter set by hand stays. One
-        # with no rank (the admin's form may leave it blank) neither counts nor moves.
-        mine = (-player.rating, player.name.casefold())
-        ahead = [
-            r.start_rank for r in regs if r.start_rank is not None and seeding_key(r)[:2] <= mine
-        ]
-        rank = max(ahead, default=0) + 1
-        for r in regs:
-            if r.start_rank is not None and r.start_rank >= rank:
-                r.start_rank += 1
-        Registration.objects.bulk_update(regs, ["start_rank"])
+        rank = _start_rank_of_newcomer(tournament=tournament, player=player)
+        # Only the rows below the newcomer move, in one statement.
+        entrants.filter(start_rank__gte=rank).update(start_rank=F("start_rank") + 1)
     reg = Registration(
         tournament=tournament,
         player=player,
@@ -240,6 +232,20 @@ def entrant_register(
             name=name, club=club, rating=rating or 0, user=user, tournament=tournament
         )
     return registration_create(tournament=tournament, player=player, user=user)
+
+
+def _start_rank_of_newcomer(*, tournament: Tournament, player: Player) -> int:
+    """Before round 1 the field is seeded (seeding_key): the newcomer goes just below the
+    last entrant seeded ahead of them, and an order the arbiter set by hand stays. One with
+    no rank (the admin's form may leave it blank) neither counts nor moves. Read without
+    loading the field: the highest rank of those rated higher, and of those rated the same
+    whose name (casefolded, as Python orders it, not the database) comes first or equal."""
+    ranked = Registration.objects.filter(tournament=tournament, start_rank__isnull=False)
+    higher = ranked.filter(rating__gt=player.rating).aggregate(top=Max("start_rank"))["top"]
+    mine = player.name.casefold()
+    level = ranked.filter(rating=player.rating).values_list("start_rank", "player__name")
+    ahead = [rank for rank, name in level if rank is not None and name.casefold() <= mine]
+    return max([higher or 0, *ahead]) + 1
 
 
 def _by_start_rank(tournament: Tournament) -> list[Registration]:
