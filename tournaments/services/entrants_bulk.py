@@ -21,9 +21,9 @@ from tournaments.entrant_lines import EntrantLine
 from tournaments.models import Club, Player, Registration, Tournament
 from tournaments.roles import player_manager_of
 from tournaments.services.common import (
+    published_version_bump,
     require_arbiter,
     require_official,
-    standings_bump,
     tournament_lock,
     values_per_query,
 )
@@ -313,7 +313,7 @@ def entrants_register(
         ],
     )
     if regs:
-        standings_bump(tournament)
+        published_version_bump(tournament)
     return regs
 
 

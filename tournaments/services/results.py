@@ -267,7 +267,7 @@ def round_results_enter(
     if changed:
         _results_store(changed)
         audit_append_many(tournament=tournament, user=user, items=audit)
-        standings_bump(tournament)
+        published_version_bump(tournament)
     for game in changed:
         if game.result and game.result_confirmed_at is None:
             game.round = current
