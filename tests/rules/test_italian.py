@@ -542,3 +542,23 @@ def _free_in_region(pos: ItalianPosition) -> int:
 
 
 assert GOAL and SWIFT  # kinds used through KEY
+
+
+# --- reminder 2: one way per move -----------------------------------------------------------
+def test_a_warrior_does_not_advance_and_fall_back_in_one_move():
+    # "in un sol senso": a Swift advancing two and falling back one would land next to its
+    # origin; the record is refused there (Art. 3.11.3), and its two-step path forward is valid.
+    moves = random_game(0)[:20]
+    pos = fresh()
+    for m in moves:
+        pos = pos.apply(m)
+    side = pos.stage()[0]
+    free = ~(pos.occ[GREEN] | pos.occ[GOLD] | pos.goals_bb())
+    origin = next(iter_bits(pos.kbb[side][SWIFT]))
+    beside = next(iter_bits(NB[origin] & free))
+    back = validate_text(_record_text(moves) + f"S@{_name(origin)} → {_name(beside)}\n")
+    assert not back.valid
+    assert back.error.ply == 21 and back.error.article == "3.11.3"
+    onward = next(iter_bits(NB[beside] & free & ~NB[origin] & ~BIT[origin]))
+    ahead = validate_text(_record_text(moves) + f"S@{_name(origin)} → {_name(onward)}\n")
+    assert ahead.valid and ahead.plies == 21
