@@ -470,6 +470,8 @@ class ItalianPosition(Position):
         return self.ply >= self.setup_plies - 1
 
     def is_safe(self, move: Move) -> bool:
+        if self.answers_crown():
+            return True
         side, what = self.stage()
         if what == "battle":
             assert move.origin is not None
