@@ -460,12 +460,6 @@ class ItalianPosition(Position):
             return self._safe_by_playing(side, Move(o, t, kind, carry))
         return self._safe_in_place(side, o, t, kind, carry)
 
-    def has_safe_move(self) -> bool:
-        # A setup that leaves the Goal open is placed again (reminder 4), never a deadlock.
-        if self.outcome is None and not self.in_battle:
-            return self.count_legal_moves() > 0
-        return super().has_safe_move()
-
     def _needs_safety_check(self) -> bool:
         return self.ply >= self.setup_plies - 1
 

@@ -165,8 +165,8 @@ def test_no_warrior_behind_the_own_blockader():
 def test_setup_that_leaves_the_goal_open_is_refused():
     # The first placer's last placement: if the second placer, moving first, could capture
     # the Goal, the setup is made again (reminder 4): such a ply is not generated, the
-    # validator refuses it, and the position is not a deadlock.
-    for seed in range(60):
+    # validator refuses it, and while a safe placement is left the position is no deadlock.
+    for seed in range(400):
         rng = random.Random(seed)
         pos = fresh()
         moves = []
@@ -174,9 +174,10 @@ def test_setup_that_leaves_the_goal_open_is_refused():
             m = rng.choice(pos.generate_moves())
             moves.append(m)
             pos = pos.apply(m)
-        unsafe = [m for m in pos.generate_legal_moves() if not pos.is_safe(m)]
-        if not unsafe:
-            continue
+        legal = pos.generate_legal_moves()
+        unsafe = [m for m in legal if not pos.is_safe(m)]
+        if not unsafe or len(unsafe) == len(legal):
+            continue  # none to refuse, or a deadlock (the test below)
         assert not set(unsafe) & set(pos.generate_moves())
         assert not pos.is_deadlock()
         verdict = validate_text(_record_text([*moves, unsafe[0]]))
@@ -464,7 +465,8 @@ def test_clock_time_out_is_decided_by_the_count():
 
 
 def test_no_draws_in_the_society():
-    moves = random_game(3)
+    # A battle still going (80 plies), not one ended by deadlock, whose Result names a winner.
+    moves = next(m for m in map(random_game, range(3, 60)) if len(m) == 80)
     verdict = validate_text(_record_text(moves, tags={"Result": "draw"}))
     assert not verdict.valid and "no draws" in verdict.error.reason
 
@@ -562,3 +564,27 @@ def test_a_warrior_does_not_advance_and_fall_back_in_one_move():
     onward = next(iter_bits(NB[beside] & free & ~NB[origin] & ~BIT[origin]))
     ahead = validate_text(_record_text(moves) + f"S@{_name(origin)} → {_name(onward)}\n")
     assert ahead.valid and ahead.plies == 21
+
+
+# --- a setup whose last placer has no safe placement ----------------------------------------
+def test_a_last_placer_with_no_safe_placement_is_deadlocked():
+    # Reminder 8: the side that cannot move correctly has lost; a placement is its move.
+    for seed in range(60):
+        rng = random.Random(seed)
+        pos = fresh()
+        moves = []
+        while pos.ply < pos.setup_plies - 1:
+            moves.append(rng.choice(pos.generate_moves()))
+            pos = pos.apply(moves[-1])
+        legal = pos.generate_legal_moves()
+        if not legal or any(pos.is_safe(m) for m in legal):
+            continue
+        assert pos.generate_moves() == [] and pos.perft(1) == 0
+        verdict = validate_text(_record_text(moves, tags={"Result": "gold"}))
+        assert verdict.valid, verdict.error
+        d = verdict.as_dict()
+        assert (d["termination"], d["winner"]) == ("deadlock", "gold")
+        late = validate_text(_record_text([*moves, legal[0]]))
+        assert late.error.ply == pos.setup_plies and late.error.article == "5.1.2"
+        return
+    pytest.fail("no seed left the last placer without a safe placement")
