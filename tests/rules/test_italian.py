@@ -588,3 +588,44 @@ def test_a_last_placer_with_no_safe_placement_is_deadlocked():
         assert late.error.ply == pos.setup_plies and late.error.article == "5.1.2"
         return
     pytest.fail("no seed left the last placer without a safe placement")
+
+
+# --- reminder 6 with reminder 5: a threat that opens the enemy carrier a way through the field --
+def test_threatening_a_carrier_that_may_then_cross_the_own_field_onto_the_goal_is_illegal():
+    # Gold's Lancer holds gold's Goal on E37; green's Goal lies on E26 behind green's field
+    # (Blockader D27). Green's Fencer to G36 threatens gold's Goal, which lets the Lancer carry
+    # it through the field onto green's Goal: the move endangers green's Goal (reminder 5).
+    pos = battle("B:D27 Fe:G24 V:I11", "L:E37 V:A19", goals=("E26", "E37"), carriers=("G24", "E37"))
+    threat = Move(S["G24"], S["G36"], FENCER)
+    assert not pos.is_in_jeopardy(GREEN)
+    pos.check_move(threat)  # a legal move (Art. 3), but not a safe one (3.9)
+    assert not pos.is_safe(threat)
+    assert threat not in pos.generate_moves() and pos.count_moves() == len(pos.generate_moves())
+    # Were it played, the capture through the field follows.
+    after = pos.apply(threat)
+    assert after.is_in_jeopardy(GREEN)
+    capture = Move(S["E37"], S["E26"], LANCER, True)
+    after.check_move(capture)
+    outcome = after.apply(capture).outcome
+    assert outcome is not None and (outcome.termination, outcome.winner) == ("capture", GOLD)
+    # Without the Goal to carry, the Lancer may not cross: the same move is then safe.
+    calm = battle("B:D27 Fe:G24 V:I11", "L:E37 V:A19", goals=("E26", "E38"), carriers=("G24", ""))
+    assert calm.is_safe(threat)
+
+
+def test_record_of_a_threat_that_opens_the_field_stops_at_the_threat(example_text):
+    # Ply 21 gold's Lancer takes up its Goal on F15; ply 22 green's Flier threatens it, which
+    # opens the Lancer the line through green's field (Blockader E26) onto green's lying Goal
+    # on D16; ply 23 would capture there. The threat is the illegal ply (reminder 5, Art. 3.9).
+    text = example_text("italian-threat-opens-the-field.kzr")
+    verdict = validate_text(text)
+    assert not verdict.valid
+    assert verdict.error.ply == 22 and verdict.error.article == "3.9"
+    # The plies before it stand; after the threat the capture through the field is a move.
+    before = validate_text(text.split("Fl@E37")[0]).position
+    threat = Move(S["E37"], S["G35"], FLIER)
+    before.check_move(threat)
+    after = before.apply(threat)
+    capture = Move(S["F15"], S["D16"], LANCER, True)
+    after.check_move(capture)
+    assert after.apply(capture).outcome.termination == "capture"
