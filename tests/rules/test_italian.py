@@ -629,3 +629,21 @@ def test_record_of_a_threat_that_opens_the_field_stops_at_the_threat(example_tex
     capture = Move(S["F15"], S["D16"], LANCER, True)
     after.check_move(capture)
     assert after.apply(capture).outcome.termination == "capture"
+
+
+# --- Kagga's Crown: the reply to a crowning endangers nothing (docs/rules.md, Readings 1) -----
+def test_a_reply_to_a_crowning_is_never_refused_for_its_goal():
+    rules = Rules("italian-society", frozenset({"kaggas-crown"}), crown=S["A19"])
+    pos = battle(
+        "Fe:B19 L:C17 S:C18 Fl:E37 Fl:B29 V:C28 V:D16 V:D17 B:D49",
+        "Fe:F15 L:F14 S:H24 Fl:H45 Fl:H23 V:H34 V:H35 V:I12 B:G25",
+        goals=("B19", "F15"),
+        carriers=("B19", "F15"),
+        rules=rules,
+    )
+    after = pos.apply(Move(S["B19"], S["A19"], FENCER, True))
+    reply = Move(S["F15"], S["E15"], FENCER, True)  # next to green's Vanguards
+    assert not after.is_battle_move_safe(GOLD, S["F15"], S["E15"], FENCER, True)
+    assert after.is_safe(reply) and reply in after.generate_moves()
+    outcome = after.apply(reply).outcome
+    assert outcome is not None and (outcome.termination, outcome.winner) == ("crown", GREEN)
