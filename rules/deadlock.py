@@ -20,6 +20,8 @@ class Deadlock(GoalSafety):
     def generate_moves(self) -> list[Move]:
         """The moves accepted in this position: all legal ones under `laws` unless the side to
         move is deadlocked, only the safe ones under a strict ruleset."""
+        if self.answers_crown():
+            return self.generate_legal_moves()
         if self.rules.strict_safety and self.outcome is None and self.stage()[1] == "battle":
             moves: list[Move] = []
             append = moves.append
@@ -49,6 +51,8 @@ class Deadlock(GoalSafety):
         """Whether the side to act has a safe move (no deadlock)."""
         if self.outcome is not None:
             return False
+        if self.answers_crown():
+            return self.count_legal_moves() > 0
         side, what = self.stage()
         if what != "battle":
             if not self._needs_safety_check():
@@ -210,6 +214,8 @@ class Deadlock(GoalSafety):
 
     def count_moves(self) -> int:
         """The number of moves accepted here (perft at depth 1)."""
+        if self.answers_crown():
+            return self.count_legal_moves()
         needs_safety = self._needs_safety_check()
         side, what = self.stage()
         if what == "battle" and needs_safety and self.outcome is None:

@@ -314,7 +314,7 @@ class ItalianPosition(Position):
 
     def _carry_dests(self, o: int, kind: int, side: int, dests: int) -> int:
         forbidden = self._goal_forbidden()
-        if not self.is_in_jeopardy(side):
+        if not self._plain_jeopardy(side):
             return dests & ~forbidden
         # Under threat the carrier may take its Goal through the enemy's field (not into it).
         enemy = 1 - side
@@ -369,6 +369,29 @@ class ItalianPosition(Position):
 
     # --- goal safety (strict) -----------------------------------------------------------------
     def is_in_jeopardy(self, side: int) -> bool:
+        """Whether one of the enemy's warriors may move onto `side`'s Goal: as the Laws read
+        it (_plain_jeopardy), or by the enemy carrier taking its own threatened Goal through
+        `side`'s field (reminder 6 with reminder 5)."""
+        return self._plain_jeopardy(side) or self._crossing_threat(side)
+
+    def _crossing_threat(self, side: int) -> bool:
+        """Whether the enemy's carrier, holding its Goal while that Goal is at risk (the Laws'
+        reading), may carry it onto `side`'s Goal through `side`'s Blockader's field."""
+        attacker = 1 - side
+        g = self.goal[side]
+        h = self._holder(attacker)
+        dblk = self.blk[side]
+        if g < 0 or h < 0 or dblk < 0:
+            return False
+        code = self.sq[h]
+        if not code or code >> 3 != attacker or not IS_CARRIER[code & 7]:
+            return False  # the carrier was killed on its Goal (a move judged in place)
+        if self.trapped() & BIT[h] or not self._plain_jeopardy(attacker):
+            return False
+        d = self._dests(h, code & 7, attacker)
+        return bool(self._carry_dests(h, code & 7, attacker, d) & BIT[g])
+
+    def _plain_jeopardy(self, side: int) -> bool:
         """Whether one of the enemy's warriors may move onto `side`'s Goal (its _dests hold
         the Goal), read from the Goal outwards as _attack_map reads it, stopping at the first:
         the Fliers here, the walkers (those outside both fields) as the flat game reads them."""
@@ -422,8 +445,12 @@ class ItalianPosition(Position):
     _plain_safety: ClassVar[bool] = True
 
     def _maps_hold(self, side: int) -> bool:
-        # Killing a warrior may leave the enemy Blockader alone, and so free to capture.
+        # Killing a warrior may leave the enemy Blockader alone, and so free to capture; an
+        # enemy carrier holding its Goal may cross the own field once that Goal is threatened,
+        # which no map of the own Goal reads.
         enemy = 1 - side
+        if self._holder(enemy) >= 0 and self.blk[side] >= 0:
+            return False
         return not (self.kbb[enemy][BLOCKADER] and self.occ[enemy].bit_count() <= 2)
 
     def _attack_map(
@@ -460,16 +487,12 @@ class ItalianPosition(Position):
             return self._safe_by_playing(side, Move(o, t, kind, carry))
         return self._safe_in_place(side, o, t, kind, carry)
 
-    def has_safe_move(self) -> bool:
-        # A setup that leaves the Goal open is placed again (reminder 4), never a deadlock.
-        if self.outcome is None and not self.in_battle:
-            return self.count_legal_moves() > 0
-        return super().has_safe_move()
-
     def _needs_safety_check(self) -> bool:
         return self.ply >= self.setup_plies - 1
 
     def is_safe(self, move: Move) -> bool:
+        if self.answers_crown():
+            return True
         side, what = self.stage()
         if what == "battle":
             assert move.origin is not None

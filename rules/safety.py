@@ -252,8 +252,16 @@ class GoalSafety(Movement):
             blk[side] = saved_blk
             goal[side] = saved_goal
 
+    def answers_crown(self) -> bool:
+        """Whether the side to move replies to the enemy's crowning (Art. 13.3): the battle is
+        over after this move, so nothing can capture afterwards and every legal move is safe
+        (docs/rules.md, Readings 1)."""
+        return self.outcome is None and self.crowned >= 0 and self.crowned != self.turn
+
     def is_safe(self, move: Move) -> bool:
         """Whether a legal move captures the enemy Goal or leaves the own Goal out of jeopardy."""
+        if self.answers_crown():
+            return True
         side, what = self.stage()
         if what == "warrior" or (what == "goal" and side == self.first):
             return True

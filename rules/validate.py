@@ -229,7 +229,9 @@ def _replay_ply(
             warnings.append(Warning(index, w, "Appendix C"))
     if battle:
         assert ply.origin is not None
-        safe = pos.is_battle_move_safe(side, ply.origin, ply.dest, ply.kind, ply.carry)
+        safe = pos.answers_crown() or pos.is_battle_move_safe(
+            side, ply.origin, ply.dest, ply.kind, ply.carry
+        )
     else:
         safe = pos.is_safe(move)
     if not safe:

@@ -165,8 +165,8 @@ def test_no_warrior_behind_the_own_blockader():
 def test_setup_that_leaves_the_goal_open_is_refused():
     # The first placer's last placement: if the second placer, moving first, could capture
     # the Goal, the setup is made again (reminder 4): such a ply is not generated, the
-    # validator refuses it, and the position is not a deadlock.
-    for seed in range(60):
+    # validator refuses it, and while a safe placement is left the position is no deadlock.
+    for seed in range(400):
         rng = random.Random(seed)
         pos = fresh()
         moves = []
@@ -174,9 +174,10 @@ def test_setup_that_leaves_the_goal_open_is_refused():
             m = rng.choice(pos.generate_moves())
             moves.append(m)
             pos = pos.apply(m)
-        unsafe = [m for m in pos.generate_legal_moves() if not pos.is_safe(m)]
-        if not unsafe:
-            continue
+        legal = pos.generate_legal_moves()
+        unsafe = [m for m in legal if not pos.is_safe(m)]
+        if not unsafe or len(unsafe) == len(legal):
+            continue  # none to refuse, or a deadlock (the test below)
         assert not set(unsafe) & set(pos.generate_moves())
         assert not pos.is_deadlock()
         verdict = validate_text(_record_text([*moves, unsafe[0]]))
@@ -464,7 +465,8 @@ def test_clock_time_out_is_decided_by_the_count():
 
 
 def test_no_draws_in_the_society():
-    moves = random_game(3)
+    # A battle still going (80 plies), not one ended by deadlock, whose Result names a winner.
+    moves = next(m for m in map(random_game, range(3, 60)) if len(m) == 80)
     verdict = validate_text(_record_text(moves, tags={"Result": "draw"}))
     assert not verdict.valid and "no draws" in verdict.error.reason
 
@@ -542,3 +544,106 @@ def _free_in_region(pos: ItalianPosition) -> int:
 
 
 assert GOAL and SWIFT  # kinds used through KEY
+
+
+# --- reminder 2: one way per move -----------------------------------------------------------
+def test_a_warrior_does_not_advance_and_fall_back_in_one_move():
+    # "in un sol senso": a Swift advancing two and falling back one would land next to its
+    # origin; the record is refused there (Art. 3.11.3), and its two-step path forward is valid.
+    moves = random_game(0)[:20]
+    pos = fresh()
+    for m in moves:
+        pos = pos.apply(m)
+    side = pos.stage()[0]
+    free = ~(pos.occ[GREEN] | pos.occ[GOLD] | pos.goals_bb())
+    origin = next(iter_bits(pos.kbb[side][SWIFT]))
+    beside = next(iter_bits(NB[origin] & free))
+    back = validate_text(_record_text(moves) + f"S@{_name(origin)} → {_name(beside)}\n")
+    assert not back.valid
+    assert back.error.ply == 21 and back.error.article == "3.11.3"
+    onward = next(iter_bits(NB[beside] & free & ~NB[origin] & ~BIT[origin]))
+    ahead = validate_text(_record_text(moves) + f"S@{_name(origin)} → {_name(onward)}\n")
+    assert ahead.valid and ahead.plies == 21
+
+
+# --- a setup whose last placer has no safe placement ----------------------------------------
+def test_a_last_placer_with_no_safe_placement_is_deadlocked():
+    # Reminder 8: the side that cannot move correctly has lost; a placement is its move.
+    for seed in range(60):
+        rng = random.Random(seed)
+        pos = fresh()
+        moves = []
+        while pos.ply < pos.setup_plies - 1:
+            moves.append(rng.choice(pos.generate_moves()))
+            pos = pos.apply(moves[-1])
+        legal = pos.generate_legal_moves()
+        if not legal or any(pos.is_safe(m) for m in legal):
+            continue
+        assert pos.generate_moves() == [] and pos.perft(1) == 0
+        verdict = validate_text(_record_text(moves, tags={"Result": "gold"}))
+        assert verdict.valid, verdict.error
+        d = verdict.as_dict()
+        assert (d["termination"], d["winner"]) == ("deadlock", "gold")
+        late = validate_text(_record_text([*moves, legal[0]]))
+        assert late.error.ply == pos.setup_plies and late.error.article == "5.1.2"
+        return
+    pytest.fail("no seed left the last placer without a safe placement")
+
+
+# --- reminder 6 with reminder 5: a threat that opens the enemy carrier a way through the field --
+def test_threatening_a_carrier_that_may_then_cross_the_own_field_onto_the_goal_is_illegal():
+    # Gold's Lancer holds gold's Goal on E37; green's Goal lies on E26 behind green's field
+    # (Blockader D27). Green's Fencer to G36 threatens gold's Goal, which lets the Lancer carry
+    # it through the field onto green's Goal: the move endangers green's Goal (reminder 5).
+    pos = battle("B:D27 Fe:G24 V:I11", "L:E37 V:A19", goals=("E26", "E37"), carriers=("G24", "E37"))
+    threat = Move(S["G24"], S["G36"], FENCER)
+    assert not pos.is_in_jeopardy(GREEN)
+    pos.check_move(threat)  # a legal move (Art. 3), but not a safe one (3.9)
+    assert not pos.is_safe(threat)
+    assert threat not in pos.generate_moves() and pos.count_moves() == len(pos.generate_moves())
+    # Were it played, the capture through the field follows.
+    after = pos.apply(threat)
+    assert after.is_in_jeopardy(GREEN)
+    capture = Move(S["E37"], S["E26"], LANCER, True)
+    after.check_move(capture)
+    outcome = after.apply(capture).outcome
+    assert outcome is not None and (outcome.termination, outcome.winner) == ("capture", GOLD)
+    # Without the Goal to carry, the Lancer may not cross: the same move is then safe.
+    calm = battle("B:D27 Fe:G24 V:I11", "L:E37 V:A19", goals=("E26", "E38"), carriers=("G24", ""))
+    assert calm.is_safe(threat)
+
+
+def test_record_of_a_threat_that_opens_the_field_stops_at_the_threat(example_text):
+    # Ply 21 gold's Lancer takes up its Goal on F15; ply 22 green's Flier threatens it, which
+    # opens the Lancer the line through green's field (Blockader E26) onto green's lying Goal
+    # on D16; ply 23 would capture there. The threat is the illegal ply (reminder 5, Art. 3.9).
+    text = example_text("italian-threat-opens-the-field.kzr")
+    verdict = validate_text(text)
+    assert not verdict.valid
+    assert verdict.error.ply == 22 and verdict.error.article == "3.9"
+    # The plies before it stand; after the threat the capture through the field is a move.
+    before = validate_text(text.split("Fl@E37")[0]).position
+    threat = Move(S["E37"], S["G35"], FLIER)
+    before.check_move(threat)
+    after = before.apply(threat)
+    capture = Move(S["F15"], S["D16"], LANCER, True)
+    after.check_move(capture)
+    assert after.apply(capture).outcome.termination == "capture"
+
+
+# --- Kagga's Crown: the reply to a crowning endangers nothing (docs/rules.md, Readings 1) -----
+def test_a_reply_to_a_crowning_is_never_refused_for_its_goal():
+    rules = Rules("italian-society", frozenset({"kaggas-crown"}), crown=S["A19"])
+    pos = battle(
+        "Fe:B19 L:C17 S:C18 Fl:E37 Fl:B29 V:C28 V:D16 V:D17 B:D49",
+        "Fe:F15 L:F14 S:H24 Fl:H45 Fl:H23 V:H34 V:H35 V:I12 B:G25",
+        goals=("B19", "F15"),
+        carriers=("B19", "F15"),
+        rules=rules,
+    )
+    after = pos.apply(Move(S["B19"], S["A19"], FENCER, True))
+    reply = Move(S["F15"], S["E15"], FENCER, True)  # next to green's Vanguards
+    assert not after.is_battle_move_safe(GOLD, S["F15"], S["E15"], FENCER, True)
+    assert after.is_safe(reply) and reply in after.generate_moves()
+    outcome = after.apply(reply).outcome
+    assert outcome is not None and (outcome.termination, outcome.winner) == ("crown", GREEN)

@@ -253,6 +253,9 @@ def test_cast_combat_with_a_seeded_rng_replays_from_its_casts():
 
 def test_cast_notes():
     assert parse_casts("6 2 5; 1 4 4") == ((6, 2, 5), (1, 4, 4))
+    # Commas between casts read as blanks (docs/variants-kinta.md); `;` still parts rounds.
+    assert parse_casts("5,1,1; 1, 1 5") == parse_casts("5 1 1; 1 1 5") == ((5, 1, 1), (1, 1, 5))
+    assert parse_cast_notes(("[%cast 6,2,5;1,4,4]",)) == ((6, 2, 5), (1, 4, 4))
     assert format_casts(((6, 2, 5), (1, 4, 4, 3, 2))) == "[%cast 6 2 5; 1 4 4 3 2]"
     assert parse_cast_notes(("[%clk 0:10:00] [%cast 1 2 3]",)) == ((1, 2, 3),)
     assert parse_cast_notes(("a remark",)) == ()

@@ -11,6 +11,7 @@ from rules.board import BIT, NAME, NB, SQUARE_OF, iter_bits
 from rules.errors import IllegalMoveError
 from rules.position import BLOCKADER, FENCER, FLIER, GOAL, LANCER, VANGUARD, Move, Position
 from rules.posstring import parse_position
+from rules.validate import validate_text
 
 S = SQUARE_OF
 GOLD_WEST = "FeI11,LI12,SI22,FlI23,FlI33,VI34,VI44,VI45,BH13"
@@ -138,3 +139,59 @@ def test_under_the_italian_society_pieces_pass_over_an_ablated_triangle():
     assert reach(italian, "E37") - reach(laws, "E37") == {"D17", "D27", "E16", "E26"}
     italian.check_move(Move(S["E37"], S["D27"], FENCER))  # over E27
     refused(italian, Move(S["E37"], S["E27"], FENCER), "13.6")  # but not onto it
+
+
+# 1 (continued). The reply to a crowning ends the battle, so it endangers nothing (13.3, 3.9).
+CROWN_GREEN = "FeB19,LC17,SC18,FlE37,FlB29,VC28,VD16,VD17,BD49"
+
+
+def crown_record(ruleset: str, gold: str, gold_goal: str, reply: str, variants: str = "") -> str:
+    """Green places first (its Fencer holding the Goal beside the apex A19), gold in the
+    west; green crowns with its first battle move and gold replies."""
+    tags = {
+        "Event": "t",
+        "Green": "Kor",
+        "Gold": "Kang",
+        "FirstPlacement": "green",
+        "Ruleset": ruleset,
+        "Variants": ", ".join(["kaggas-crown", *variants.split()]),
+        "Crown": "A19",
+        "Result": "green",
+        "Termination": "crown",
+    }
+    plies = [f"{w[:-3]}→{w[-3:]}" for w in (*CROWN_GREEN.split(","), *gold.split(","))]
+    plies += ["G→B19", f"G→{gold_goal}", "(Fe)@B19 → A19", reply]
+    head = "".join(f'[{k} "{v}"]\n' for k, v in tags.items())
+    return head + "\n" + "\n".join(plies) + "\n"
+
+
+@pytest.mark.parametrize("variants", ["", "kinta"])
+def test_laws_a_crowning_with_every_reply_exposing_the_goal_is_no_deadlock(variants):
+    # Green's Flier on E37 already reaches gold's Goal, held on H34, and nothing of gold's can
+    # stop it: every reply leaves the Goal attackable, but after the reply the crown wins.
+    gold = "FeH34,LF14,SI45,FlI44,FlI22,VI34,VH24,BG25,VH35"
+    text = crown_record("laws", gold, "H34", "V@I34 → I33", variants)
+    v = validate_text(text)
+    assert v.valid, v.error
+    d = v.as_dict()
+    assert (d["termination"], d["winner"], d["plies"]) == ("crown", "green", 22)
+    assert not [w for w in v.warnings if w.ply == 22]  # the reply endangers nothing
+    before = validate_text(text.rsplit("V@I34", 1)[0]).position
+    legal = before.generate_legal_moves()
+    assert legal and not any(before.is_battle_move_safe(1, *m) for m in legal)
+    assert before.final_outcome() is None and before.generate_moves() == legal
+
+
+@pytest.mark.parametrize("variants", ["", "kinta"])
+def test_loyd_a_reply_to_a_crowning_that_exposes_the_goal_is_accepted(variants):
+    # Gold's Fencer carries its Goal next to green's warriors: refused by 3.9 any other time.
+    gold = "FeF15,LF14,SH24,FlH45,FlH23,VH34,VH35,VI12,BG25"
+    v = validate_text(crown_record("loyd-1989", gold, "F15", "(Fe)@F15 → E15", variants))
+    assert v.valid, v.error
+    d = v.as_dict()
+    assert (d["termination"], d["winner"], d["plies"]) == ("crown", "green", 22)
+    # Without the crowning the same move is refused as endangering the Goal.
+    calm = parse_position(
+        f"loyd-1989 kaggas-crown:A19 gold 21 apex/{CROWN_GREEN}/B19 west/{gold}/F15"
+    )
+    assert not calm.is_safe(Move(S["F15"], S["E15"], FENCER, True))
