@@ -27,7 +27,7 @@ from tournaments.api.penalties import PenaltyActions
 from tournaments.api.rounds import RoundActions
 from tournaments.api.serializers import TournamentSerializer
 from tournaments.models import Tournament
-from tournaments.permissions import OrganizerWriteOrReadOnly
+from tournaments.permissions import OrganizerWriteOrReadOnly, TournamentWriteArbiters
 from tournaments.standings import standings_json
 
 
@@ -47,7 +47,7 @@ class TournamentViewSet(EntrantActions, RoundActions, PenaltyActions, viewsets.M
     def get_permissions(self) -> list[Any]:
         if self.action == "create":
             return [OrganizerWriteOrReadOnly()]
-        return [permissions.IsAuthenticatedOrReadOnly()]
+        return [permissions.IsAuthenticatedOrReadOnly(), TournamentWriteArbiters()]
 
     def perform_create(self, serializer: Any) -> None:
         serializer.instance = services.tournament_create(
