@@ -10,6 +10,7 @@ from django.utils.translation import gettext
 from games.disagreement_selectors import game_disagreement
 from games.models import RecordSubmission
 from klinzha_site.errors import Conflict
+from klinzha_site.parsing import reason_check
 from klinzha_site.user_types import AnyUser
 from tournaments.audit import Action, audit_append
 from tournaments.models import Game
@@ -36,16 +37,10 @@ def result_disagreement_rule(
         raise ValidationError(
             {"decision": gettext("choose %(choices)s") % {"choices": " or ".join(DECISIONS)}}
         )
-    reason = reason.strip()
-    if decision == ENTERED_STANDS and not reason:
-        raise ValidationError(
-            {
-                "reason": gettext(
-                    "say why the entered result stands against the signed record (the "
-                    "Article 7 or 12 ruling)"
-                )
-            }
-        )
+    missing = gettext(
+        "say why the entered result stands against the signed record (the Article 7 or 12 ruling)"
+    )
+    reason = reason_check(reason, missing=missing if decision == ENTERED_STANDS else None)
     locked = game_lock(game)
     found = game_disagreement(game=locked)
     if found is None:

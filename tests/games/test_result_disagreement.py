@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.contrib.messages import get_messages
 from django.test import Client
 
 from games.models import RecordSubmission
@@ -138,3 +139,22 @@ def test_a_result_entered_keeps_the_game_in_records_to_submit(setup):
     html = c.get("/me/games/").content.decode()
     start = html.index('<section id="to-submit">')
     assert f'href="/g/{game.pk}/"' in html[start : html.index("</section>", start)]
+
+
+def test_a_ruling_refuses_a_reason_too_long_or_of_invisible_characters_only(drawn):
+    """The console's form takes what the API takes: at most 2000 characters, and a reason a
+    reader sees (a direction mark or a zero-width space alone is none); nothing is ruled."""
+    b, arbiter = drawn
+    c = Client()
+    c.force_login(arbiter)
+    page = f"/arbiter/t/{b.game.round.tournament.slug}/game/{b.game.pk}/record-disagreement/"
+    api = RULE_URL.format(pk=b.game.pk)
+    for reason in ("x" * 100_000, "\u200f\u202e", "\u200b \u2060"):
+        resp = c.post(page, {"decision": "entered", "reason": reason})
+        assert resp.status_code == 302
+        errors = [m.message for m in get_messages(resp.wsgi_request) if m.level_tag == "error"]
+        assert errors and errors[0].startswith("reason: "), errors
+        refused = b.arbiter.post(api, {"decision": "entered", "reason": reason}, format="json")
+        assert refused.status_code == 400 and "reason" in refused.json(), refused.content
+    assert not AuditEntry.objects.filter(action="game.result_disagreement_ruled").exists()
+    assert b.arbiter.get(f"/api/games/{b.game.pk}/").json()["record_disagreement"] is not None
