@@ -282,6 +282,8 @@ SPECTACULAR_SETTINGS = {
         "RoundStatusEnum": "tournaments.models.Round.Status",
         "PairingJobStatusEnum": "tournaments.models.PairingJob.Status",
         "IrregularityKindEnum": "games.models.Irregularity.Kind",
+        # A result entered, and the entered result a ruling on a disagreement was made on.
+        "ResultResultEnum": "tournaments.api.inputs.RESULTS_ENTERED",
     },
 }
 

@@ -16,8 +16,12 @@ from tournaments.models import Game, Player
 User = get_user_model()
 
 
+# The results one may enter (not "pending"); the schema names the set ResultResultEnum.
+RESULTS_ENTERED = [c for c in Game.Result.values if c]
+
+
 class ResultSerializer(serializers.Serializer):
-    result = serializers.ChoiceField(choices=[c for c in Game.Result.values if c])
+    result = serializers.ChoiceField(choices=RESULTS_ENTERED)
 
 
 class SpindleChoiceSerializer(serializers.Serializer):
