@@ -290,12 +290,14 @@ def test_bulk_entrants_from_an_uploaded_csv_and_trf(client, organizer, event):
 def test_one_by_one_registration_without_a_reload(client, organizer, event):
     client.force_login(organizer)
     page = client.get(f"/arbiter/t/{event.slug}/").content.decode()
-    assert 'hx-post="/arbiter/t/club-night/entrants/"' in page and 'hx-select="#entrants"' in page
+    assert 'hx-post="/arbiter/t/club-night/entrants/"' in page
+    # The section's content is swapped, never the section (the open tab is its :target).
+    assert 'hx-target="#entrants-body" hx-select="#entrants-body"' in page
     url = f"/arbiter/t/{event.slug}/entrants/"
     for name in ("Gus", "Hen"):
         resp = client.post(url, {"name": name, "rating": "1400"}, HTTP_HX_REQUEST="true")
         body = resp.content.decode()
-        assert resp.status_code == 200 and 'id="entrants"' in body
+        assert resp.status_code == 200 and 'id="entrants-body"' in body
         assert f"{name} registered from round 1" in body and 'id="entrant-added"' in body
     assert event.registrations.count() == 8
     # A refusal comes back beside the form, and nothing is half-saved.
