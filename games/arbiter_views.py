@@ -204,6 +204,7 @@ def result_disagreement(request: HttpRequest, t: Tournament, game_id: int) -> Ht
         decision=request.POST.get("decision", ""),
         reason=request.POST.get("reason", ""),
         user=request.user,
+        entered=request.POST.get("entered") or None,
     )
     return _back_to_round(request, t, game)
 

@@ -72,6 +72,35 @@ def control_character(text: str, *, multiline: bool = True) -> str | None:
     return None
 
 
+# A reason or note an official gives (a ruling, a penalty, a clock decision): what the API's
+# serializers always took, now for every way in (the pages too), since it is kept for good in
+# the audit trail.
+REASON_MAX = 2000
+
+
+def text_shows_nothing(text: str) -> bool:
+    """Whether `text` holds nothing a reader sees: spaces and format characters only (a
+    zero-width space, a direction mark or override), which a required text must not pass
+    for."""
+    return all(ch.isspace() or unicodedata.category(ch) == "Cf" for ch in text)
+
+
+def reason_check(text: str, *, missing: str | None, field: str = "reason") -> str:
+    """`text` without the spaces around it; ValidationError naming `field` when it is longer
+    than REASON_MAX characters, or, where a reason is required (`missing`: what to ask
+    for), when it shows nothing."""
+    if len(text) > REASON_MAX:
+        raise ValidationError(
+            {
+                field: gettext("at most %(count)s characters (this has %(length)s)")
+                % {"count": REASON_MAX, "length": len(text)}
+            }
+        )
+    if missing is not None and text_shows_nothing(text):
+        raise ValidationError({field: missing})
+    return text.strip()
+
+
 def json_depth_check(data: Any, *, limit: int = MAX_JSON_DEPTH) -> None:
     """ValidationError if lists and objects nest deeper than `limit` (walked without
     recursion, so the walk itself cannot overflow)."""

@@ -943,3 +943,110 @@ def test_expelling_through_the_withdrawals_takes_the_chief_arbiters_role(world, 
     else:
         assert denied(resp), resp.status_code
         assert registration_state(world) == before
+
+
+# An outsider's refusal says nothing about what the body names: whether a proposed round, an
+# entrant or a penalty exists is for the event's arbiters to learn (the role is asked of the
+# tournament before the body is read).
+def _entrant(w: World) -> dict[str, Any]:
+    return {"player": w.player.pk}
+
+
+BODY_PROBES: list[tuple[str, Callable[[World], dict[str, Any]], dict[str, Any]]] = [
+    ("publish", lambda w: {"round": 2}, {"round": 9}),
+    ("discard", lambda w: {"round": 2}, {"round": 9}),
+    ("unpublish", lambda w: {"round": 2}, {"round": 9}),
+    (
+        "schedule",
+        lambda w: {"round": 2, "starts_at": "2026-11-02T10:00:00Z"},
+        {"round": 9, "starts_at": "2026-11-02T10:00:00Z"},
+    ),
+    ("edit-pairings", lambda w: {"round": 2, "pairings": [[1, 2]]}, {"round": 9, "pairings": []}),
+    ("withdrawals", _entrant, {"player": 999999}),
+    ("withdrawal-undo", _entrant, {"player": 999999}),
+    ("bye-requests/cancel", lambda w: {**_entrant(w), "round": 4}, {"player": 999999, "round": 4}),
+    ("start-ranks", lambda w: {**_entrant(w), "rank": 1}, {"player": 999999, "rank": 1}),
+    (
+        "penalties",
+        lambda w: {"player": w.player.pk, "kind": "warning", "reason": "x"},
+        {"player": 999999, "kind": "warning", "reason": "x"},
+    ),
+]
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize(
+    ("action", "named", "missing"), BODY_PROBES, ids=[p[0] for p in BODY_PROBES]
+)
+def test_an_outsider_is_refused_alike_whatever_the_body_names(
+    world, pristine, role, action, named, missing
+):
+    api = api_as(world.users.get(role))
+    url = f"{T}/{action}/"
+    absent = api.post(url, missing, format="json")
+    if role in ARBITERS:
+        assert absent.status_code == 400, (absent.status_code, absent.content)
+        return
+    present = api.post(url, named(world), format="json")
+    assert denied(absent) and denied(present), (absent.status_code, present.status_code)
+    assert (absent.status_code, absent.content) == (present.status_code, present.content)
+    assert normalized([f(world) for f in STATE]) == pristine
+
+
+def _draft_game(w: World) -> Game:
+    return Game.objects.get(round__tournament=w.t, round__number=2, board=1)
+
+
+GAME_ACTIONS: list[tuple[str, dict[str, Any]]] = [
+    ("result/", {"result": "draw"}),
+    ("countersign/", {}),
+    ("spindle-choice/", {"chooser": 1, "placement": "first"}),
+    ("timeout/", {}),
+    ("record-disagreement/", {"decision": "record"}),
+    ("records/", {"text": '[Event "x"]\n\n'}),
+    ("irregularities/", {"kind": "draw", "reason": "x"}),
+    ("clock-adjustments/", {"side": "green", "seconds": 60, "article": "6.12", "from_ply": 1}),
+    ("clock-adjustments/{adj}/revoke/", {"reason": "x"}),
+    ("latecomers/", {"green_arrival": "2026-11-22T10:05:00Z"}),
+]
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize(("action", "body"), GAME_ACTIONS, ids=[a for a, _ in GAME_ACTIONS])
+def test_a_draft_rounds_game_is_refused_as_one_that_does_not_exist(world, role, action, body):
+    """Every action on a game of a proposed round answers its event's arbiters, and anyone
+    else exactly as for a game id nobody has (404, the same words): the API shows no more
+    of a draft than the game page does."""
+    game = _draft_game(world)
+    adj = ClockAdjustment.objects.create(game=game, side="gold", seconds=10, article="6.12")
+    api = api_as(world.users.get(role))
+    before = [f(world) for f in STATE], game.clock_adjustments.count()
+    draft = api.post(f"/api/games/{game.pk}/{action.format(adj=adj.pk)}", body, format="json")
+    assert draft.status_code < 500, draft.content
+    if role in ARBITERS:
+        assert draft.status_code != 404, (draft.status_code, draft.content)
+        return
+    nobody = api.post(f"/api/games/999999/{action.format(adj=adj.pk)}", body, format="json")
+    assert draft.status_code in (401, 403, 404), draft.status_code
+    assert (draft.status_code, draft.content) == (nobody.status_code, nobody.content)
+    assert ([f(world) for f in STATE], game.clock_adjustments.count()) == before
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("whose", ["account-less", "linked", "another event's"])
+def test_only_who_may_link_an_account_learns_which_usernames_exist(world, pristine, role, whose):
+    """Linking names the account by username: whoever may not link one to the player is
+    refused alike for a name nobody has and for a name someone has (else any signed-in user
+    could list the site's usernames); whoever may is told there is no such user (400)."""
+    player = {"account-less": p1(world), "linked": world.player, "another event's": world.outsider}
+    url = f"/api/players/{player[whose].pk}/account/"
+    api = api_as(world.users.get(role))
+    unknown = api.post(url, {"username": "nobody-has-this-name"}, format="json")
+    may = role == "staff" or (whose == "account-less" and role == "organizer")
+    if may:
+        assert unknown.status_code == 400 and "username" in unknown.json(), unknown.content
+        return
+    known = api.post(url, {"username": "chief"}, format="json")
+    assert denied(unknown) and denied(known), (unknown.status_code, known.status_code)
+    assert unknown.json() == known.json()
+    assert normalized([f(world) for f in STATE]) == pristine

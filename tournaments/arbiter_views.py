@@ -237,7 +237,7 @@ def start_ranks(request: HttpRequest, t: Tournament) -> HttpResponse:
     if request.POST.get("sort"):
         services.start_ranks_sort(tournament=t, user=request.user)
         messages.success(request, _("entrants seeded by rating"))
-        return redirect(manage_url(t))
+        return redirect(manage_url(t) + "#entrants")
     form = StartRankForm(request.POST)
     if not form.is_valid():
         raise ValidationError(form.errors)
@@ -248,7 +248,7 @@ def start_ranks(request: HttpRequest, t: Tournament) -> HttpResponse:
         _("%(name)s moved to start rank %(rank)d")
         % {"name": reg.player.name, "rank": form.cleaned_data["rank"]},
     )
-    return redirect(manage_url(t))
+    return redirect(manage_url(t) + "#entrants")
 
 
 @require_POST
@@ -263,7 +263,7 @@ def bye_request(request: HttpRequest, t: Tournament) -> HttpResponse:
         messages.success(request, _("bye requested"))
     else:
         messages.error(request, str(form.errors))
-    return redirect(manage_url(t))
+    return redirect(manage_url(t) + "#entrants")
 
 
 @require_POST
@@ -272,7 +272,7 @@ def account_link(request: HttpRequest, t: Tournament) -> HttpResponse:
     form = AccountForm(request.POST)
     if not form.is_valid():
         messages.error(request, form_errors_text(form))
-        return redirect(manage_url(t))
+        return redirect(manage_url(t) + "#entrants")
     player = form.cleaned_data["player"]
     if not t.registrations.filter(player=player).exists():
         raise ValidationError({"player": gettext("not an entrant of this tournament")})
@@ -280,7 +280,7 @@ def account_link(request: HttpRequest, t: Tournament) -> HttpResponse:
         player=player, account=form.cleaned_data["account"], user=request.user
     )
     messages.success(request, _("account of %(name)s saved") % {"name": player.name})
-    return redirect(manage_url(t))
+    return redirect(manage_url(t) + "#entrants")
 
 
 @require_POST

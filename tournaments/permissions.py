@@ -9,6 +9,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Q
 from django.forms import BaseForm
@@ -22,9 +23,10 @@ from rest_framework.request import Request
 
 from klinzha_site.parsing import ascii_int
 from klinzha_site.user_types import AnyUser
-from tournaments.models import Game, Round, Tournament
+from tournaments.models import Game, Player, Round, Tournament
 from tournaments.roles import (
     Role,
+    player_link_require,
     tournaments_arbitrated,
     user_can_arbitrate,
     user_is_official,
@@ -104,9 +106,11 @@ def game_visible_get(*, pk: Any, user: AnyUser | None) -> Game:
         number = ascii_int(str(pk), field="id")
     except ValidationError:
         raise Http404(gettext("no such game")) from None
-    game = get_object_or_404(Game.objects.select_related("round__tournament"), pk=number)
-    if game.round.status == Round.Status.DRAFT and not user_can_arbitrate(
-        user=user, tournament=game.round.tournament
+    game = Game.objects.select_related("round__tournament").filter(pk=number).first()
+    # One refusal, in the same words, for a game that does not exist and for a draft's.
+    if game is None or (
+        game.round.status == Round.Status.DRAFT
+        and not user_can_arbitrate(user=user, tournament=game.round.tournament)
     ):
         raise Http404(gettext("no such game"))
     return game
@@ -149,6 +153,29 @@ class OfficialWriteOrReadOnly(permissions.BasePermission):
         if request.method in permissions.SAFE_METHODS:
             return True
         return user_is_official(request.user)
+
+
+class TournamentWriteArbiters(permissions.BasePermission):
+    """A write on a tournament of the API (its settings, entrants, rounds, penalties,
+    records): its arbiters at least, asked of the tournament itself before the body is read
+    (the services ask for more where a write needs it). So an outsider is refused alike
+    whatever the body names, and learns nothing from it about the event: not which rounds
+    exist (a proposed one too), nor which entrants, penalties or games it holds."""
+
+    message = gettext_lazy("only this tournament's arbiters may do that")
+
+    def has_object_permission(self, request: Request, view: Any, obj: Any) -> bool:
+        if request.method in permissions.SAFE_METHODS or not isinstance(obj, Tournament):
+            return True
+        return user_can_arbitrate(user=request.user, tournament=obj)
+
+
+def account_named_require(*, user: AnyUser, player: Player, username: str) -> None:
+    """Before saying that no account is named `username`: PermissionDenied when `user` may
+    not link an account of that name to `player` in any case (roles.player_link_require,
+    asked of an account that does not exist). So only those who may link one learn which
+    usernames exist; anyone else is refused alike for every name."""
+    player_link_require(user=user, player=player, account=User(username=username))
 
 
 class OrganizerWriteOrReadOnly(permissions.BasePermission):

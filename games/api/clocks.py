@@ -15,7 +15,8 @@ from games.models import ClockAdjustment
 from games.services.clocks import MAX_SECONDS
 from klinzha_site.parsers import StrictCharField
 from tournaments.api.errors import errors
-from tournaments.models import Colour, Game
+from tournaments.models import Colour
+from tournaments.permissions import game_visible_get
 
 INT_MAX = 2**31 - 1
 
@@ -120,7 +121,7 @@ class ClockActions:
             return Response(ClockAdjustmentSerializer(rows, many=True).data)
         if not request.user.is_authenticated:
             self.permission_denied(request)  # type: ignore[attr-defined]
-        game = get_object_or_404(Game, pk=pk)
+        game = game_visible_get(pk=pk, user=request.user)
         data = ClockAdjustmentInSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
@@ -151,7 +152,7 @@ class ClockActions:
     ) -> Response:
         """Revoke an adjustment or a latecomer's charge (kept on record, audited); a
         penalty's is revoked with the penalty (409)."""
-        game = get_object_or_404(Game, pk=pk)
+        game = game_visible_get(pk=pk, user=request.user)
         adj = get_object_or_404(ClockAdjustment, pk=adjustment, game=game)
         data = ClockRevokeSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -168,7 +169,7 @@ class ClockActions:
     def latecomers(self, request: Request, pk: str | None = None) -> Response:
         """Latecomers (Art. 6.8, 6.9) from the scheduled start and the arrivals: the charges
         made, those the clock itself ran marked `in_readings` (audited)."""
-        game = get_object_or_404(Game, pk=pk)
+        game = game_visible_get(pk=pk, user=request.user)
         data = LatecomersSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data

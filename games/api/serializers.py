@@ -11,6 +11,7 @@ from games.models import Irregularity, RecordSignature, RecordSubmission, Signin
 from games.services import MAX_RECORD_BYTES
 from games.services.disagreements import DECISIONS
 from klinzha_site.parsers import StrictCharField
+from tournaments.api.inputs import RESULTS_ENTERED
 from tournaments.api.serializers import GameSerializer
 from tournaments.models import Game
 
@@ -188,3 +189,8 @@ class DisagreementRulingSerializer(serializers.Serializer):
         "result stands (give the reason)",
     )
     reason = StrictCharField(max_length=2000, required=False, allow_blank=True, default="")
+    entered = serializers.ChoiceField(
+        choices=RESULTS_ENTERED,
+        required=False,
+        help_text="the entered result ruled on (as shown); 409 if it was changed meanwhile",
+    )

@@ -188,6 +188,7 @@ class GameViewSet(ClockActions, tournament_games.GameViewSet):
             decision=data.validated_data["decision"],
             reason=data.validated_data["reason"],
             user=request.user,
+            entered=data.validated_data.get("entered"),
         )
         return Response(self.get_serializer(game).data)
 

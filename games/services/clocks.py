@@ -16,6 +16,7 @@ from games.models import ClockAdjustment
 from games.selectors import game_first_colour, submission_latest
 from games.services.records import submission_requeue
 from klinzha_site.errors import Conflict
+from klinzha_site.parsing import reason_check
 from klinzha_site.user_types import AnyUser
 from rules.clock import latecomer_adjustments
 from tournaments.audit import Action, audit_append
@@ -88,6 +89,7 @@ def _store(
         )
     if from_ply < 1:
         raise ValidationError({"from_ply": gettext("a ply number of the record, from 1")})
+    reason_check(reason, missing=None)
     adj = ClockAdjustment(
         game=game,
         side=side,
@@ -170,8 +172,7 @@ def clock_adjustment_revoke(
     _arbiter_check(game, user)
     if user is None:
         raise PermissionDenied(gettext("only this tournament's arbiters revoke clock adjustments"))
-    if not reason.strip():
-        raise ValidationError({"reason": gettext("say why")})
+    reason_check(reason, missing=gettext("say why"))
     locked = game_lock(game)
     adj = ClockAdjustment.objects.select_for_update().get(pk=adjustment.pk)
     if adj.penalty_id is not None:

@@ -10,6 +10,7 @@ from django.utils.translation import gettext
 from games.disagreement_selectors import game_disagreement
 from games.models import RecordSubmission
 from klinzha_site.errors import Conflict
+from klinzha_site.parsing import reason_check
 from klinzha_site.user_types import AnyUser
 from tournaments.audit import Action, audit_append
 from tournaments.models import Game
@@ -25,28 +26,41 @@ DECISIONS = (FROM_RECORD, ENTERED_STANDS)
 
 @transaction.atomic
 def result_disagreement_rule(
-    *, game: Game, decision: str, reason: str, user: AnyUser | None
+    *,
+    game: Game,
+    decision: str,
+    reason: str,
+    user: AnyUser | None,
+    entered: str | None = None,
 ) -> Game:
     """End a disagreement between the game's entered result and its final valid record
     (games.disagreement_selectors): `record` enters the result the record decides; `entered`
     keeps the entered result against that record, for `reason` (an Article 7 or 12 ruling,
-    say), until a newer final record disagrees again. Audited either way."""
+    say), until a newer final record disagrees again. Audited either way. `entered`: the
+    entered result the arbiter ruled on (as the console showed it); when another official
+    changed it meanwhile the ruling is refused (409), not applied to a result nobody saw."""
     role_require(user=user, tournament=game.round.tournament, role=Role.ARBITER)
     if decision not in DECISIONS:
         raise ValidationError(
             {"decision": gettext("choose %(choices)s") % {"choices": " or ".join(DECISIONS)}}
         )
-    reason = reason.strip()
-    if decision == ENTERED_STANDS and not reason:
-        raise ValidationError(
+    missing = gettext(
+        "say why the entered result stands against the signed record (the Article 7 or 12 ruling)"
+    )
+    reason = reason_check(reason, missing=missing if decision == ENTERED_STANDS else None)
+    if entered is not None and entered not in Game.Result.values:
+        raise ValidationError({"entered": gettext("not a result")})
+    locked = game_lock(game)
+    if entered is not None and entered != locked.result:
+        raise Conflict(
             {
-                "reason": gettext(
-                    "say why the entered result stands against the signed record (the "
-                    "Article 7 or 12 ruling)"
+                "entered": gettext(
+                    "board %(board)s: the result was changed meanwhile (now %(result)s); "
+                    "look at it again before ruling"
                 )
+                % {"board": locked.board, "result": locked.get_result_display()}
             }
         )
-    locked = game_lock(game)
     found = game_disagreement(game=locked)
     if found is None:
         raise Conflict(

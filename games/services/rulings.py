@@ -19,6 +19,7 @@ from games.selectors import (
     submission_latest,
 )
 from games.services.records import submission_create
+from klinzha_site.parsing import reason_check
 from klinzha_site.user_types import AnyUser
 from rules.record import read_record, write_record
 from rules.validate import validate_record
@@ -144,8 +145,7 @@ def _irregularity_request_check(*, kind: str, reason: str) -> None:
         raise ValidationError({"kind": gettext("unknown irregularity %(kind)r") % {"kind": kind}})
     if kind == Irregularity.Kind.CORRECTION:
         raise ValidationError({"text": gettext("a correction needs the corrected record")})
-    if not reason.strip():
-        raise ValidationError({"reason": gettext("say what happened")})
+    reason_check(reason, missing=gettext("say what happened"))
 
 
 def _restore_check(*, latest: RecordSubmission | None, ply: int | None) -> int:
@@ -206,8 +206,7 @@ def record_correction_rule(
     audited. The result stands until the arbiter enters or confirms one."""
     tournament = game.round.tournament
     role_require(user=user, tournament=tournament, role=Role.ARBITER)
-    if not reason.strip():
-        raise ValidationError({"reason": gettext("say why the record is corrected")})
+    reason_check(reason, missing=gettext("say why the record is corrected"))
     if not raw.strip():
         raise ValidationError({"text": gettext("the corrected record is empty")})
     game = game_lock(game)

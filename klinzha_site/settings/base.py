@@ -276,14 +276,15 @@ SPECTACULAR_SETTINGS = {
         # The games list and the records API both describe a game: one name for each set.
         "GameKindEnum": "tournaments.models.Game.Kind",
         "GameResultEnum": "tournaments.models.Game.Result",
-        # A result entered, one game's or a round's at once.
-        "ResultResultEnum": "tournaments.api.inputs.RESULTS_ENTERED",
         # A status or kind the resources and their actions' answers share: the names the
         # schema always gave them.
         "EntrantStatusEnum": "tournaments.models.Registration.Status",
         "RoundStatusEnum": "tournaments.models.Round.Status",
         "PairingJobStatusEnum": "tournaments.models.PairingJob.Status",
         "IrregularityKindEnum": "games.models.Irregularity.Kind",
+        # A result entered (one game's or a round's at once), and the entered result a ruling
+        # on a disagreement was made on.
+        "ResultResultEnum": "tournaments.api.inputs.RESULTS_ENTERED",
     },
 }
 

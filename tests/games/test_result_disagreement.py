@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.contrib.messages import get_messages
 from django.test import Client
 
 from games.api import views as games_api_views
@@ -155,3 +156,50 @@ def test_a_result_entered_keeps_the_game_in_records_to_submit(setup):
     html = c.get("/me/games/").content.decode()
     start = html.index('<section id="to-submit">')
     assert f'href="/g/{game.pk}/"' in html[start : html.index("</section>", start)]
+
+
+def test_a_ruling_refuses_a_reason_too_long_or_of_invisible_characters_only(drawn):
+    """The console's form takes what the API takes: at most 2000 characters, and a reason a
+    reader sees (a direction mark or a zero-width space alone is none); nothing is ruled."""
+    b, arbiter = drawn
+    c = Client()
+    c.force_login(arbiter)
+    page = f"/arbiter/t/{b.game.round.tournament.slug}/game/{b.game.pk}/record-disagreement/"
+    api = RULE_URL.format(pk=b.game.pk)
+    for reason in ("x" * 100_000, "\u200f\u202e", "\u200b \u2060"):
+        resp = c.post(page, {"decision": "entered", "reason": reason})
+        assert resp.status_code == 302
+        errors = [m.message for m in get_messages(resp.wsgi_request) if m.level_tag == "error"]
+        assert errors and errors[0].startswith("reason: "), errors
+        refused = b.arbiter.post(api, {"decision": "entered", "reason": reason}, format="json")
+        assert refused.status_code == 400 and "reason" in refused.json(), refused.content
+    assert not AuditEntry.objects.filter(action="game.result_disagreement_ruled").exists()
+    assert b.arbiter.get(f"/api/games/{b.game.pk}/").json()["record_disagreement"] is not None
+
+
+def test_a_ruling_on_a_result_changed_since_it_was_shown_is_refused(drawn):
+    """The console's forms say which entered result they rule on; if the other arbiter
+    changed it meanwhile the ruling is refused (409, or the console's error) and upholds
+    nothing, rather than upholding a result the arbiter never saw."""
+    b, arbiter = drawn
+    row = console(arbiter, b.game)
+    assert row.count('name="entered" value="draw"') == 2  # both forms of the ruling
+    changed = b.arbiter.post(f"/api/games/{b.game.pk}/result/", {"result": "second_win"})
+    assert changed.status_code == 200, changed.content
+    c = Client()
+    c.force_login(arbiter)
+    page = f"/arbiter/t/{b.game.round.tournament.slug}/game/{b.game.pk}/record-disagreement/"
+    resp = c.post(page, {"decision": "entered", "reason": "Art. 12.4", "entered": "draw"})
+    errors = [m.message for m in get_messages(resp.wsgi_request) if m.level_tag == "error"]
+    assert errors and "the result was changed meanwhile (now Second placer wins)" in errors[0], (
+        errors
+    )
+    body = {"decision": "entered", "reason": "Art. 12.4", "entered": "draw"}
+    refused = b.arbiter.post(RULE_URL.format(pk=b.game.pk), body, format="json")
+    assert refused.status_code == 409 and "entered" in refused.json(), refused.content
+    assert not AuditEntry.objects.filter(action="game.result_disagreement_ruled").exists()
+    body["entered"] = "second_win"  # looked again: the ruling is on what stands now
+    ruled = b.arbiter.post(RULE_URL.format(pk=b.game.pk), body, format="json")
+    assert ruled.status_code == 200 and ruled.json()["result"] == "second_win", ruled.content
+    bad = b.arbiter.post(RULE_URL.format(pk=b.game.pk), {**body, "entered": "lost"}, format="json")
+    assert bad.status_code == 400 and "entered" in bad.json()

@@ -290,12 +290,14 @@ def test_bulk_entrants_from_an_uploaded_csv_and_trf(client, organizer, event):
 def test_one_by_one_registration_without_a_reload(client, organizer, event):
     client.force_login(organizer)
     page = client.get(f"/arbiter/t/{event.slug}/").content.decode()
-    assert 'hx-post="/arbiter/t/club-night/entrants/"' in page and 'hx-select="#entrants"' in page
+    assert 'hx-post="/arbiter/t/club-night/entrants/"' in page
+    # The section's content is swapped, never the section (the open tab is its :target).
+    assert 'hx-target="#entrants-body" hx-select="#entrants-body"' in page
     url = f"/arbiter/t/{event.slug}/entrants/"
     for name in ("Gus", "Hen"):
         resp = client.post(url, {"name": name, "rating": "1400"}, HTTP_HX_REQUEST="true")
         body = resp.content.decode()
-        assert resp.status_code == 200 and 'id="entrants"' in body
+        assert resp.status_code == 200 and 'id="entrants-body"' in body
         assert f"{name} registered from round 1" in body and 'id="entrant-added"' in body
     assert event.registrations.count() == 8
     # A refusal comes back beside the form, and nothing is half-saved.
@@ -320,3 +322,27 @@ def test_the_dashboard_has_its_sections_and_downloads(client, organizer, event, 
     assert text.startswith("012 Club Night") and "Ann" in text
     client.logout()
     assert client.get(f"/arbiter/t/{event.slug}/export.trf").status_code == 302
+
+
+def test_the_entrants_tabs_forms_come_back_to_the_entrants_tab(client, organizer, event):
+    """Seeding, moving a start rank, a requested bye and an account (each a form of the
+    Entrants tab, done or refused) come back to that tab open, not to the Rounds tab."""
+    User.objects.create_user("gil-account", password="pw-gil-account-1")
+    client.force_login(organizer)
+    ann = event.registrations.get(player__name="Ann").player
+    gil = services.player_create(name="Gil", rating=1000, tournament=event)  # the organizer's
+    services.registration_create(tournament=event, player=gil)
+    base = f"/arbiter/t/{event.slug}/"
+    posts = [
+        ("start-ranks/", {"sort": "1"}),
+        ("start-ranks/", {"player": ann.pk, "rank": "2"}),
+        ("byes/", {"player": ann.pk, "round_number": "2"}),
+        ("byes/", {"player": ann.pk, "round_number": "x"}),  # refused
+        ("accounts/", {"player": gil.pk, "account": "gil-account"}),
+        ("accounts/", {"player": gil.pk, "account": "nobody-such"}),  # refused
+    ]
+    for path, body in posts:
+        resp = client.post(base + path, body)
+        assert resp.status_code == 302 and resp["Location"] == base + "#entrants", (path, body)
+    gil.refresh_from_db()
+    assert gil.user is not None and gil.user.username == "gil-account"

@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from rest_framework import serializers
 
 from klinzha_site.parsers import StrictCharField
-from klinzha_site.parsing import ID_MAX, SMALL_MAX
+from klinzha_site.parsing import ID_MAX, REASON_MAX, SMALL_MAX
 from tournaments.models import Game, Player
 
 User = get_user_model()
@@ -166,7 +166,7 @@ class OfficialsSerializer(serializers.Serializer):
 
 class RevocationSerializer(serializers.Serializer):
     penalty = serializers.IntegerField(min_value=1, max_value=ID_MAX)
-    reason = serializers.CharField(max_length=2000)
+    reason = StrictCharField(max_length=REASON_MAX)
 
 
 class AccountSerializer(serializers.Serializer):

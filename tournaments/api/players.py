@@ -20,7 +20,7 @@ from tournaments.api.inputs import AccountSerializer
 from tournaments.api.outputs import AccountOutSerializer
 from tournaments.api.serializers import ClubSerializer, PlayerSerializer
 from tournaments.models import Club, Player
-from tournaments.permissions import OfficialWriteOrReadOnly
+from tournaments.permissions import OfficialWriteOrReadOnly, account_named_require
 
 User = get_user_model()
 
@@ -71,6 +71,7 @@ class PlayerViewSet(viewsets.ModelViewSet):
         if name:
             account = User.objects.filter(username=name).first()
             if account is None:
+                account_named_require(user=request.user, player=player, username=name)
                 raise ValidationError({"username": gettext("no user %(name)r") % {"name": name}})
         player = services.player_link_user(player=player, account=account, user=request.user)
         return Response(AccountOutSerializer({"player": player.pk, "username": name or None}).data)

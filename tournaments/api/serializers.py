@@ -9,7 +9,8 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from klinzha_site.parsing import SMALL_MAX
+from klinzha_site.parsers import StrictCharField
+from klinzha_site.parsing import REASON_MAX, SMALL_MAX
 from tournaments.audit import audit_head
 from tournaments.models import (
     AuditEntry,
@@ -172,6 +173,8 @@ class PenaltySerializer(serializers.ModelSerializer):
     from_ply = serializers.IntegerField(
         write_only=True, required=False, min_value=1, max_value=2**31 - 1
     )
+    # Sent as text: a number is refused, not stored as its digits.
+    reason = StrictCharField(max_length=REASON_MAX)
 
     class Meta:
         model = Penalty
@@ -192,7 +195,6 @@ class PenaltySerializer(serializers.ModelSerializer):
         # The same bounds on every database (SQLite would take what PostgreSQL refuses).
         extra_kwargs = {
             "round_number": {"min_value": 1, "max_value": SMALL_MAX},
-            "reason": {"max_length": 2000},
         }
 
 

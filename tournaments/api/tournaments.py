@@ -27,7 +27,7 @@ from tournaments.api.penalties import PenaltyActions
 from tournaments.api.rounds import RoundActions
 from tournaments.api.serializers import TournamentSerializer
 from tournaments.models import Tournament
-from tournaments.permissions import OrganizerWriteOrReadOnly
+from tournaments.permissions import OrganizerWriteOrReadOnly, TournamentWriteArbiters
 from tournaments.standings import standings_json
 
 
@@ -51,7 +51,7 @@ class TournamentViewSet(EntrantActions, RoundActions, PenaltyActions, viewsets.M
         own = [
             p() for p in self.permission_classes if p is not permissions.IsAuthenticatedOrReadOnly
         ]
-        return [permissions.IsAuthenticatedOrReadOnly(), *own]
+        return [permissions.IsAuthenticatedOrReadOnly(), TournamentWriteArbiters(), *own]
 
     def perform_create(self, serializer: Any) -> None:
         serializer.instance = services.tournament_create(

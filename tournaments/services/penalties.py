@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext
 
+from klinzha_site.parsing import reason_check
 from klinzha_site.user_types import AnyUser
 from tournaments.audit import Action, audit_append
 from tournaments.models import Game, Penalty, Player, Registration, Tournament
@@ -75,8 +76,7 @@ def penalty_impose(
     spec = penalty_kind(kind)
     # The role before any lock: whoever may not impose it takes no row lock.
     role_require(user=user, tournament=tournament, role=penalty_role(spec))
-    if not reason.strip():
-        raise ValidationError({"reason": gettext("say why")})
+    reason_check(reason, missing=gettext("say why"))
     if round_number is not None and not 1 <= round_number <= ROUND_MAX:
         raise ValidationError(
             {"round_number": gettext("a round from 1 to %(ROUND_MAX)s") % {"ROUND_MAX": ROUND_MAX}}
@@ -183,6 +183,7 @@ def penalty_revoke(*, penalty: Penalty, reason: str, user: AnyUser | None) -> Pe
         raise ValidationError({"penalty": gettext("a revocation cannot be revoked")})
     spec = penalty_kind(penalty.kind)
     role_require(user=user, tournament=penalty.tournament, role=penalty_role(spec))
+    reason_check(reason, missing=gettext("say why"))
     tournament_lock(penalty.tournament_id)
     if Penalty.objects.filter(revokes=penalty).exists():
         raise ValidationError({"penalty": gettext("already revoked")})
