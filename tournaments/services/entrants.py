@@ -223,7 +223,7 @@ def entrant_register(
     name: str = "",
     club: Club | None = None,
     rating: int | None = None,
-    user: Any = None,
+    user: AnyUser | None = None,
 ) -> Registration:
     """Register `player`, or a new player made for this tournament from `name`, `club` and
     `rating`, in one transaction: a refused registration leaves no new player behind."""
