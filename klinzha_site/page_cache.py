@@ -1,4 +1,5 @@
-"""Published pages from the cache: rendered once per key, kept with their gzip, ETag and time."""
+"""Published pages from the cache: rendered once per key and version by one process at a time, the
+version before served meanwhile, each kept with its gzip, ETag and time."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ import psycopg
 from django.conf import settings
 from django.core.cache import cache
 from django.db import DatabaseError, connection
+from django.dispatch import Signal
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.http import http_date
@@ -24,6 +26,8 @@ from django.utils.translation import get_language
 
 from klinzha_site.build import build_id
 from klinzha_site.memo import ProcessMemo
+from klinzha_site.single_flight import Flight, flight_begin, flight_end, flight_wait
+from klinzha_site.written_versions import seen_number, versions_written_follow
 
 logger = logging.getLogger("klinzha_site.cache")
 
@@ -51,8 +55,27 @@ CONDITIONAL_HEADERS = (
 )
 # Headers of the full stack's answer that the fast path does not copy: it sets them itself.
 FAST_SKIPPED_HEADERS = frozenset(
-    ("content-length", "content-encoding", "etag", "last-modified", "date", "set-cookie")
+    (
+        "content-length",
+        "content-encoding",
+        "etag",
+        "last-modified",
+        "date",
+        "set-cookie",
+        "x-kz-version",
+        "x-kz-stale",
+    )
 )
+# How long one process may render a page's version alone; how old what the version before
+# shows may be for it to be served meanwhile; how long a reader with nothing to serve waits
+# for the render before it renders the page itself (docs/performance.md, "While a round is
+# running").
+RENDER_LOCK_SECONDS = float(getattr(settings, "KZ_PAGE_RENDER_LOCK_SECONDS", 5.0))
+STALE_SECONDS = float(getattr(settings, "KZ_PAGE_STALE_SECONDS", 3.0))
+RENDER_WAIT_SECONDS = float(getattr(settings, "KZ_PAGE_RENDER_WAIT_SECONDS", 2.0))
+# Sent after every render of a page for the cache (`key`: the page's key, `seconds`: how
+# long it took): what tests and the live round bench count renders with.
+page_rendered = Signal()
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +89,9 @@ class CachedPage:
     headers: tuple[tuple[str, str], ...]
     etag: str
     rendered_at: float
+    # The version it shows (PageVersion.stamp; "" for a page of no version), told to the
+    # client in X-KZ-Version.
+    version: str = ""
 
     @property
     def size(self) -> int:
@@ -129,7 +155,7 @@ def _etag(body: bytes) -> str:
     return '"' + digest.hexdigest() + '"'
 
 
-def _page_make(response: HttpResponse) -> CachedPage | None:
+def _page_make(response: HttpResponse, *, version: str) -> CachedPage | None:
     """The response as a cache entry, or None when it must not be cached (not a plain 200,
     sets a cookie, or carries a secret)."""
     if response.status_code != 200 or response.streaming or response.cookies:
@@ -147,6 +173,7 @@ def _page_make(response: HttpResponse) -> CachedPage | None:
         headers=tuple((h, response[h]) for h in KEPT_HEADERS if response.has_header(h)),
         etag=_etag(body),
         rendered_at=time.time(),
+        version=version,
     )
 
 
@@ -191,6 +218,8 @@ def _page_response(request: HttpRequest, page: CachedPage) -> HttpResponseBase:
             response["Content-Encoding"] = "gzip"
     response["ETag"] = etag
     response["Last-Modified"] = _http_date(int(page.rendered_at))
+    if page.version:
+        response["X-KZ-Version"] = page.version
     # Revalidated on every view (a change shows at once), answered 304 while unchanged.
     response["Cache-Control"] = "max-age=0, must-revalidate"
     patch_vary_headers(response, ["Accept-Encoding"])
@@ -215,9 +244,45 @@ def _personal_response(page: CachedPage, body: bytes) -> HttpResponse:
     response = HttpResponse(body, content_type=page.content_type)
     for name, value in page.headers:
         response[name] = value
+    if page.version:
+        response["X-KZ-Version"] = page.version
     response["Cache-Control"] = "private, no-cache, no-store"
     patch_vary_headers(response, ["Cookie"])
     return response
+
+
+@dataclass(frozen=True, slots=True)
+class PageVersion:
+    """The version of its pages a request wants: `stamp` names it in keys (a tournament's id
+    and version, "t12:v41"), `scope` is what it is a version of ("t12"), `number` orders
+    the scope's versions (a tournament's published_version) and `validator` checks that it
+    still holds (PublishedPageMiddleware)."""
+
+    scope: str
+    stamp: str
+    number: int
+    validator: Validator | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Newest:
+    """The newest version of one page (and language) rendered so far: its number and stamp,
+    the key it is kept under, and when what it shows was read from the database."""
+
+    number: int
+    stamp: str
+    page_key: str
+    read_at: float
+
+
+def _page_get(key: str) -> CachedPage | None:
+    """The page kept under `key`: this process's copy, else Redis' (then kept here too)."""
+    page = _local.get(key)
+    if page is None:
+        page = cache.get(key)
+        if page is not None:
+            _local.put(key, page)
+    return page
 
 
 def page_serve(
@@ -227,36 +292,134 @@ def page_serve(
     render: Callable[[], HttpResponse],
     personalize: Callable[[bytes], bytes] | None = None,
     validator: Validator | None = None,
+    version: PageVersion | None = None,
 ) -> HttpResponseBase:
-    """Serve the page cached under `key` (with the active language added), rendering it
-    with `render` on a miss. `key` must name everything the page shows that can change,
-    the tournament's version above all; `render` must produce the page as anyone sees it.
-    `personalize`, for a signed-in user, puts their own parts into the cached body
-    (page_splice). A miss in Redis (or Redis down: django-redis ignores its errors) falls
-    back on this process's copy, then on rendering. `validator` lets PublishedPageMiddleware
-    answer the same request again before the rest of the stack, for as long as it holds."""
+    """Serve the page cached under `key` and `version` (with the active language added),
+    rendering it with `render` on a miss. `key` and `version` must name everything the page
+    shows that can change, the tournament's version above all; `render` must produce the
+    page as anyone sees it. `personalize`, for a signed-in user, puts their own parts into
+    the cached body (page_splice). A miss in Redis (or Redis down: django-redis ignores its
+    errors) falls back on this process's copy, then on rendering: by one process at a time
+    while the others serve the version before (_page_obtain). `validator` (else the
+    version's) lets PublishedPageMiddleware answer the same request again before the rest
+    of the stack, for as long as it holds."""
     if request.method not in ("GET", "HEAD"):
         return render()
     # The build too: a release's templates and serializers make other bytes for the same key.
-    full_key = f"kz:page:{build_id()}:{key}:{get_language() or settings.LANGUAGE_CODE}"
-    page = _local.get(full_key)
+    # The database's identity is added to every key by the cache (klinzha_site.cache_keys).
+    named = f"{key}:{get_language() or settings.LANGUAGE_CODE}"
+    stamp = version.stamp if version is not None else "-"
+    full_key = f"kz:page:{build_id()}:{stamp}:{named}"
+    page = _page_get(full_key)
+    behind = ""
     if page is None:
-        page = cache.get(full_key)
-        if page is not None:
-            _local.put(full_key, page)
-    if page is None:
-        response = render()
-        page = _page_make(response)
+        page, behind, rendered = _page_obtain(
+            request, full_key=full_key, named=named, version=version, render=render
+        )
         if page is None:
-            return response
-        cache.set(full_key, page, TIMEOUT)
-        _local.put(full_key, page)
+            return rendered  # type: ignore[return-value]
     if personalize is not None:
-        return _personal_response(page, personalize(page.body))
-    response = _page_response(request, page)
-    if validator is not None:
+        response: HttpResponseBase = _personal_response(page, personalize(page.body))
+    else:
+        response = _page_response(request, page)
+    if behind:
+        # The version being made: this answer is the one before (docs/performance.md).
+        response["X-KZ-Stale"] = behind
+        return response
+    validator = validator or (version.validator if version is not None else None)
+    if validator is not None and personalize is None:
         response.kz_fast = (full_key, validator)  # type: ignore[attr-defined]
     return response
+
+
+def _page_obtain(
+    request: HttpRequest,
+    *,
+    full_key: str,
+    named: str,
+    version: PageVersion | None,
+    render: Callable[[], HttpResponse],
+) -> tuple[CachedPage | None, str, HttpResponse | None]:
+    """A page missing from the cache: rendered here when this process takes its render
+    lock (one render per page, language and version in the whole deployment); else, while
+    another renders it, the version before when it may be served (then its stamp is
+    returned as the version being made); else the page the other renders, once made; else,
+    after RENDER_WAIT_SECONDS, rendered here after all. Without Redis each process renders
+    its own. Returns the page (None: not to be cached, the response as rendered beside it),
+    the version it stands in for ("" when it is the one asked for) and the response."""
+    lock_key = "kz:render:" + full_key.removeprefix("kz:page:")
+    flight = flight_begin(key=lock_key, seconds=RENDER_LOCK_SECONDS)
+    if not flight.mine:
+        before = _page_before(request, version=version, named=named)
+        if before is not None and version is not None:
+            return before, version.stamp, None
+        made = flight_wait(
+            flight=flight, fetch=lambda: _page_get(full_key), seconds=RENDER_WAIT_SECONDS
+        )
+        if made is not None:
+            return made, "", None
+        flight = flight_begin(key=lock_key, seconds=RENDER_LOCK_SECONDS)
+    return _page_render(
+        full_key=full_key, named=named, version=version, render=render, flight=flight
+    )
+
+
+def _page_render(
+    *,
+    full_key: str,
+    named: str,
+    version: PageVersion | None,
+    render: Callable[[], HttpResponse],
+    flight: Flight,
+) -> tuple[CachedPage | None, str, HttpResponse | None]:
+    """Render the page, keep it (and mark it the newest of its kind), let the lock go."""
+    try:
+        read_at = time.time()
+        started = time.perf_counter()
+        response = render()
+        page = _page_make(response, version=version.stamp if version is not None else "")
+        seconds = time.perf_counter() - started
+        page_rendered.send(sender=CachedPage, key=full_key, seconds=seconds)
+        logger.debug("rendered %s in %.1f ms", full_key, seconds * 1000)
+        if page is None:
+            return None, "", response
+        cache.set(full_key, page, TIMEOUT)
+        _local.put(full_key, page)
+        if version is not None:
+            _newest_mark(named=named, version=version, page_key=full_key, read_at=read_at)
+        return page, "", None
+    finally:
+        flight_end(flight)
+
+
+def _newest_key(*, scope: str, named: str) -> str:
+    return f"kz:page-newest:{build_id()}:{scope}:{named}"
+
+
+def _newest_mark(*, named: str, version: PageVersion, page_key: str, read_at: float) -> None:
+    """Note the page just rendered as its kind's newest, unless a newer one is noted."""
+    key = _newest_key(scope=version.scope, named=named)
+    known = cache.get(key)
+    if known is None or known.number <= version.number:
+        cache.set(key, _Newest(version.number, version.stamp, page_key, read_at), TIMEOUT)
+
+
+def _page_before(
+    request: HttpRequest, *, version: PageVersion | None, named: str
+) -> CachedPage | None:
+    """The newest page of this kind rendered before the version asked for, while that one
+    is made: only if what it shows was read less than STALE_SECONDS ago, and no older than
+    the versions the reader's own changes made (klinzha_site.written_versions)."""
+    if version is None:
+        return None
+    newest = cache.get(_newest_key(scope=version.scope, named=named))
+    if newest is None or newest.stamp == version.stamp or newest.number > version.number:
+        return None
+    if time.time() - newest.read_at > STALE_SECONDS:
+        return None
+    if newest.number < seen_number(request, scope=version.scope):
+        return None
+    return _page_get(newest.page_key)
 
 
 @dataclass(frozen=True, slots=True)
@@ -355,6 +518,13 @@ class PublishedPageMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        if request.method in ("GET", "HEAD"):
+            return self._read(request)
+        # A change's writer reads their own change next, never a page from before it.
+        with versions_written_follow(request):
+            return self.get_response(request)
+
+    def _read(self, request: HttpRequest) -> HttpResponseBase:
         key = _fast_key(request)
         if key is not None:
             entry = _fast.get(key)

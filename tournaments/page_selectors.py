@@ -8,7 +8,7 @@ from typing import Any
 
 from django.db import connection
 
-from klinzha_site.page_cache import Validator
+from klinzha_site.page_cache import PageVersion
 from tournaments.formats import points_shown
 from tournaments.models import (
     AuditEntry,
@@ -205,24 +205,31 @@ def tournament_audited_version_get(*, slug: str) -> tuple[int, int, str | None] 
     return (row[0], row[1], row[2]) if row is not None else None
 
 
-def tournament_page_version_get(
-    *, slug: str, audited: bool = False
-) -> tuple[str, Validator] | None:
-    """What a tournament's published page is cached under (its id and version, and the audit
-    trail's head when the page shows it) and the validator that checks it still holds; None
-    when there is no such tournament. One query."""
+def tournament_page_version_get(*, slug: str, audited: bool = False) -> PageVersion | None:
+    """The version of a tournament's published page (its id and version, and the audit
+    trail's head when the page shows it), with the validator that checks it still holds;
+    None when there is no such tournament. One query."""
     if audited:
         found = tournament_audited_version_get(slug=slug)
         if found is None:
             return None
         pk, number, head = found
-        validator = (AUDITED_VERSION_BY_ID_SQL, (pk,), (number, head))
-        return f"t{pk}:v{number}:a{head or '-'}", validator
+        return PageVersion(
+            scope=f"t{pk}",
+            stamp=f"t{pk}:v{number}:a{head or '-'}",
+            number=number,
+            validator=(AUDITED_VERSION_BY_ID_SQL, (pk,), (number, head)),
+        )
     plain = tournament_version_get(slug=slug)
     if plain is None:
         return None
     pk, number = plain
-    return f"t{pk}:v{number}", (VERSION_BY_ID_SQL, (pk,), (number,))
+    return PageVersion(
+        scope=f"t{pk}",
+        stamp=f"t{pk}:v{number}",
+        number=number,
+        validator=(VERSION_BY_ID_SQL, (pk,), (number,)),
+    )
 
 
 # What a player's page shows of them and of their events, in one row (plain SQL, as above).
@@ -239,16 +246,21 @@ PLAYER_VERSION_SQL = (
 )
 
 
-def player_version_get(*, pk: int) -> tuple[str, tuple[object, ...]] | None:
-    """What a player's public page shows, summed up in one string: their own row and club,
-    and the versions of every event they entered (an opponent's name or a result there
-    changes that event's version; versions only grow, so their sum does too). None when
-    there is no such player; else the string and the row it sums up (PLAYER_VERSION_SQL).
-    One query."""
+def player_version_get(*, pk: int) -> PageVersion | None:
+    """What a player's public page shows, summed up: their own row and club, and the
+    versions of every event they entered (an opponent's name or a result there changes that
+    event's version; versions only grow, so their sum does too, and orders the page's
+    versions). None when there is no such player. One query (PLAYER_VERSION_SQL, which
+    checks it still holds)."""
     with connection.cursor() as cursor:
         cursor.execute(PLAYER_VERSION_SQL, [pk, pk])
         row = cursor.fetchone()
     if row is None:
         return None
     digest = hashlib.blake2b(repr(tuple(row)).encode(), digest_size=10).hexdigest()
-    return f"{pk}:{digest}", tuple(row)
+    return PageVersion(
+        scope=f"p{pk}",
+        stamp=f"p{pk}:{digest}",
+        number=int(row[5]),
+        validator=(PLAYER_VERSION_SQL, (pk, pk), tuple(row)),
+    )

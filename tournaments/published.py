@@ -42,6 +42,5 @@ def tournament_published_serve(
     version = page_selectors.tournament_page_version_get(slug=slug, audited=audited)
     if version is None:
         raise Http404(missing)
-    stamp, validator = version
-    key = f"{stamp}:{name}:{query_key(query=request.GET, params=params)}"
-    return page_serve(request, key=key, render=render, validator=validator, personalize=personalize)
+    key = f"{name}:{query_key(query=request.GET, params=params)}"
+    return page_serve(request, key=key, render=render, version=version, personalize=personalize)

@@ -286,9 +286,9 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponseBase:
         raise Http404("no such player")
     return page_serve(
         request,
-        key=f"p{version[0]}:{request.path}",
+        key=request.path,
         render=lambda: _player_detail(_anonymous(request), pk),
-        validator=(page_selectors.PLAYER_VERSION_SQL, (pk, pk), version[1]),
+        version=version,
     )
 
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
-from django.db.models import F
+from django.db import transaction
+from django.db.models import F, QuerySet
 from django.utils.translation import gettext, ngettext
 
 from klinzha_site.errors import Conflict
 from klinzha_site.user_types import AnyUser
+from klinzha_site.written_versions import version_tracked, version_written
 from tournaments.models import Game, Registration, Round, Tournament
 from tournaments.roles import Role, role_require, user_is_official
 from tournaments.selectors import (
@@ -147,20 +149,37 @@ def published_version_bump(tournament: Tournament) -> None:
     """Invalidate cached standings and published pages (standings, crosstable, pairings,
     player pages, their CSV, JSON and API forms): their cache keys carry this version, so
     every change to what they show bumps it, in the transaction that makes the change."""
-    Tournament.objects.filter(pk=tournament.pk).update(published_version=F("published_version") + 1)
+    bumped = Tournament.objects.filter(pk=tournament.pk)
+    bumped.update(published_version=F("published_version") + 1)
+    _versions_written_tell(bumped)
+
+
+def _versions_written_tell(bumped: QuerySet[Tournament]) -> None:
+    """Once the change commits, tell the page cache the versions it made: the user of the
+    request that made it never reads a page from before it (klinzha_site.written_versions).
+    A service called outside a request (a worker, a command) has nobody to tell."""
+    if not version_tracked():
+        return
+    versions = list(bumped.values_list("pk", "published_version"))
+
+    def tell() -> None:
+        for pk, number in versions:
+            version_written(scope=f"t{pk}", number=number)
+
+    transaction.on_commit(tell)
 
 
 def published_version_bump_for_game(*, game_id: int) -> None:
     """published_version_bump for the event of a game changed outside a tournament service
     (the first colour a validated record names)."""
-    Tournament.objects.filter(rounds__games__pk=game_id).update(
-        published_version=F("published_version") + 1
-    )
+    bumped = Tournament.objects.filter(rounds__games__pk=game_id)
+    bumped.update(published_version=F("published_version") + 1)
+    _versions_written_tell(bumped)
 
 
 def published_version_bump_for_player(*, player_id: int) -> None:
     """published_version_bump for every event a player entered (their name, club or rating
     shows on each one's pages)."""
-    Tournament.objects.filter(registrations__player_id=player_id).update(
-        published_version=F("published_version") + 1
-    )
+    bumped = Tournament.objects.filter(registrations__player_id=player_id)
+    bumped.update(published_version=F("published_version") + 1)
+    _versions_written_tell(bumped)
