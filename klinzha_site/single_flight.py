@@ -62,3 +62,43 @@ def flight_wait(*, flight: Flight, fetch: Callable[[], T | None], seconds: float
             return fetch()
         time.sleep(pause)
         pause = min(pause * 2, LONGEST_PAUSE)
+
+
+def shared_make(
+    *,
+    key: str,
+    make: Callable[[], T],
+    pack: Callable[[T], bytes],
+    unpack: Callable[[bytes], T],
+    keep: float,
+    wait: float,
+) -> T:
+    """The value kept in the shared cache under `key` (Redis: another process made it),
+    else made here by one process at a time, the others waiting for it (at most `wait`
+    seconds, then making their own); what is made is kept `keep` seconds. `pack` and
+    `unpack` are its bytes both ways; bytes `unpack` refuses (ValueError: another
+    release's form) count as none."""
+
+    def fetch() -> T | None:
+        data = cache.get(key)
+        if not isinstance(data, bytes):
+            return None
+        try:
+            return unpack(data)
+        except (ValueError, EOFError, TypeError):
+            return None
+
+    found = fetch()
+    if found is not None:
+        return found
+    flight = flight_begin(key=f"{key}:make", seconds=10 * wait)
+    if not flight.mine:
+        found = flight_wait(flight=flight, fetch=fetch, seconds=wait)
+        if found is not None:
+            return found
+    try:
+        value = make()
+        cache.set(key, pack(value), keep)
+    finally:
+        flight_end(flight)
+    return value

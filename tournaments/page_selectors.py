@@ -7,9 +7,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection
+from django.db.models import Q, QuerySet
 
 from klinzha_site.page_cache import PageVersion
-from tournaments.formats import points_shown
+from tournaments.formats import points_formatter, points_shown
 from tournaments.models import (
     AuditEntry,
     Club,
@@ -23,7 +24,6 @@ from tournaments.scoring import ScoringSettings
 from tournaments.selectors import (
     game_result_counted,
     penalty_effects,
-    player_games,
     scoring_settings,
     standings_compute,
 )
@@ -91,19 +91,22 @@ def round_pairing_rows(*, tournament: Tournament, round: Round) -> list[PairingR
             "player_id", "start_rank", "rating"
         )
     }
+    shown = points_formatter()
     scores: dict[int, str] = {}
     if round.number > 1:
         before = standings_compute(tournament=tournament, after_round=round.number - 1)
-        scores = {row.entrant.id: points_shown(row.score) for row in before}
+        scores = {row.entrant.id: shown(row.score) for row in before}
     settings = scoring_settings(tournament=tournament)
     effects = penalty_effects(tournament=tournament)
+    # Each result's marks once, not once a board.
+    marks_of: dict[str, tuple[str, str]] = {r: result_marks(r, settings) for r in Game.Result}
     rows = []
     for g in round.games.all():
         bye = ""
         marks, penalized = ("", ""), False
         if g.kind == Game.Kind.GAME and g.second is not None:
             counted, penalized = game_result_counted(game=g, tournament=tournament, effects=effects)
-            marks = result_marks(counted, settings)
+            marks = marks_of.get(counted, ("", ""))
         elif g.bye_points is not None:
             bye = points_shown(float(g.bye_points))
         elif g.kind == Game.Kind.BYE:
@@ -123,6 +126,12 @@ def round_pairing_rows(*, tournament: Tournament, round: Round) -> list[PairingR
     return rows
 
 
+def rounds_published(*, tournament: Tournament) -> QuerySet[Round]:
+    """The published rounds in order, without their games (round_list's, for a page that
+    only names them)."""
+    return tournament.rounds.exclude(status=Round.Status.DRAFT)
+
+
 @dataclass(frozen=True)
 class PlayerGame:
     """One of a player's games from their side: placed first or not, the opponent, and the
@@ -133,6 +142,16 @@ class PlayerGame:
     opponent: Player | None
     marks: tuple[str, str]
     penalized: bool
+
+
+def player_games(*, player: Player) -> QuerySet[Game]:
+    """A player's games in published rounds, their events' newest first."""
+    return (
+        Game.objects.filter(Q(first=player) | Q(second=player))
+        .exclude(round__status=Round.Status.DRAFT)
+        .select_related("round__tournament", "first", "second")
+        .order_by("-round__tournament__start_date", "round__number")
+    )
 
 
 def player_game_rows(*, player: Player) -> list[PlayerGame]:
