@@ -27,6 +27,7 @@ from tournaments.selectors import (
     scoring_settings,
     standings_compute,
 )
+from tournaments.standings import scores_after
 
 # Forfeits as chess-results prints them: no battle was fought, so no points are shown.
 FORFEIT_MARKS = {
@@ -94,8 +95,10 @@ def round_pairing_rows(*, tournament: Tournament, round: Round) -> list[PairingR
     shown = points_formatter()
     scores: dict[int, str] = {}
     if round.number > 1:
-        before = standings_compute(tournament=tournament, after_round=round.number - 1)
-        scores = {row.entrant.id: shown(row.score) for row in before}
+        # From the standings every page of this version shares: a result of this round
+        # changes the version, never these scores.
+        now = standings_compute(tournament=tournament)
+        scores = {pid: shown(x) for pid, x in scores_after(now, round.number - 1).items()}
     settings = scoring_settings(tournament=tournament)
     effects = penalty_effects(tournament=tournament)
     # Each result's marks once, not once a board.

@@ -131,6 +131,19 @@ def compute_standings(
     ]
 
 
+def scores_after(rows: Iterable[StandingRow], after_round: int) -> dict[int, float]:
+    """Each player's score after round `after_round`, read from standings that go further
+    (the rounds they show, as they count): the points before the next round that its
+    pairings print, without computing the standings after that round anew. Equal to the
+    scores of compute_standings given only the results up to `after_round`."""
+    return {
+        row.entrant.id: _round_half(
+            sum(r.points for r in row.rounds.values() if r.counted and r.round <= after_round)
+        )
+        for row in rows
+    }
+
+
 # The form of standings_pack's bytes: a reader of another form computes the standings anew.
 PACKED_FORM = 1
 _NAME_OF = {outcome: outcome.value for outcome in Outcome}
