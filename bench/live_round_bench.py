@@ -30,6 +30,7 @@ import os
 import re
 import signal
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -211,17 +212,40 @@ def staleness(
     return stale, most_versions, most_seconds
 
 
+def celery_start() -> subprocess.Popen[bytes]:
+    """One Celery worker process (as the Procfile's, one child): it renders the pages ahead."""
+    env = {**os.environ, **SECRETS, "DJANGO_SETTINGS_MODULE": SETTINGS}
+    argv = [
+        str(ROOT / ".venv" / "bin" / "celery"),
+        "-A",
+        "klinzha_site",
+        "worker",
+        "--concurrency",
+        "1",
+        "--loglevel",
+        "WARNING",
+        "--without-gossip",
+        "--without-mingle",
+    ]
+    proc = subprocess.Popen(argv, cwd=ROOT, env=env, start_new_session=True)
+    time.sleep(3)  # its first task waits for it anyway; the phases start warm
+    return proc
+
+
 def run_size(
     *, args: argparse.Namespace, workers: int, static_root: str, copies: list[tuple[str, str]]
 ) -> None:
-    """The four phases on gunicorn with `workers` sync workers."""
+    """The four phases on gunicorn with `workers` sync workers (and a Celery worker unless
+    --no-worker)."""
     from tournaments.models import Tournament
 
     t = Tournament.objects.get(slug=f"bench-{args.players}")
     games, token, tournament_id, _ = live_round_prepare(t)
     log = Path(static_root).parent / f"renders-{workers}.log"
     os.environ["KZ_BENCH_RENDER_LOG"] = str(log)
+    os.environ["KZ_PAGE_PRERENDER"] = "0" if args.no_worker else "1"
     server = server_start(args.port, static_root, workers=workers)
+    worker = None if args.no_worker else celery_start()
     try:
         pages, statics = [p for p, _ in copies], [s for _, s in copies]
         for _ in range(2 * workers):
@@ -261,8 +285,10 @@ def run_size(
             copies=copies,
         )
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait()
+        for proc in (server, worker):
+            if proc is not None:
+                os.killpg(proc.pid, signal.SIGTERM)
+                proc.wait()
 
 
 def _report(
@@ -279,8 +305,9 @@ def _report(
     s1, s2 = summary(static1, t1), summary(static2, t4)
     static_rps = (s1[0] + s2[0]) / 2
     print(
-        f"\ngunicorn {workers} sync workers, {args.readers} readers; load average "
-        + " / ".join(f"{x:.1f}" for x in load)
+        f"\ngunicorn {workers} sync workers, "
+        f"{'no Celery worker' if args.no_worker else 'a Celery worker rendering ahead'}, "
+        f"{args.readers} readers; load average " + " / ".join(f"{x:.1f}" for x in load)
     )
     print(f"{'phase':34} {'req/s':>7} {'p50':>7} {'p99':>7} {'ratio':>6}")
     for name, (samples, elapsed) in (
@@ -306,7 +333,7 @@ def _report(
         f"{count / max(distinct, 1):.2f} per version; "
         f"render p50 {statistics.median(times):.0f} ms, max {times[-1]:.0f} ms"
     )
-    for page, (_, path) in enumerate(copies):
+    for page, (path, _) in enumerate(copies):
         mine = sorted(x[1] * 1000 for x in live if x[2] == page) or [0.0]
         print(
             f"  {path:34} {len(mine):>6} answers, p50 {statistics.median(mine):5.1f} ms, "
@@ -330,6 +357,9 @@ def main() -> None:
     ap.add_argument("--static-seconds", type=float, default=10.0)
     ap.add_argument("--steady-seconds", type=float, default=10.0)
     ap.add_argument("--every", type=float, default=0.5, help="seconds between two results")
+    ap.add_argument(
+        "--no-worker", action="store_true", help="no Celery worker: readers render every page"
+    )
     args = ap.parse_args()
     url = os.environ.get("DATABASE_URL", "")
     if not url.startswith("postgres") or not os.environ.get("REDIS_URL"):

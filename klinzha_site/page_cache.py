@@ -4,13 +4,8 @@ version before served meanwhile, each kept with its gzip, ETag and time."""
 from __future__ import annotations
 
 import contextlib
-import functools
-import gzip
-import hashlib
 import logging
-import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -20,39 +15,36 @@ from django.core.cache import cache
 from django.db import DatabaseError, connection
 from django.dispatch import Signal
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
-from django.utils.cache import get_conditional_response, patch_vary_headers
-from django.utils.http import http_date
 from django.utils.translation import get_language
 
 from klinzha_site.build import build_id
 from klinzha_site.memo import ProcessMemo
+from klinzha_site.page_prerender import page_hot_note, pages_ahead_number
+from klinzha_site.page_store import (  # noqa: F401 - _LocalTier and page_splice asked for here
+    CachedPage,
+    _local,
+    _LocalTier,
+    page_get,
+    page_make,
+    page_response,
+    page_splice,
+    personal_response,
+)
 from klinzha_site.single_flight import Flight, flight_begin, flight_end, flight_wait
 from klinzha_site.written_versions import seen_number, versions_written_follow
 
 logger = logging.getLogger("klinzha_site.cache")
 
-# A page in the cache is public: if one of these is in it, a secret or a person's session
-# leaked into the render, and it is served uncached instead (and logged).
-SECRET_MARKERS = (b"csrfmiddlewaretoken", b"csrftoken")
-# Headers of the rendered response kept with the body (the rest is set when served).
-KEPT_HEADERS = ("Content-Disposition", "Content-Language", "Link")
-# Bodies smaller than this are served plain: gzip's header costs more than it saves.
-GZIP_MIN_BYTES = 512
 # A day: entries are keyed by version, so they go stale never; this only frees memory.
 TIMEOUT = 24 * 3600
+# How long a page stays once a newer version of it is made (longer than it may be served).
+SUPERSEDED_SECONDS = 60
 # What a published page's freshness is checked by: SQL, its parameters and the row it read
 # when the page was served (the version its key carries).
 Validator = tuple[str, tuple[object, ...], tuple[object, ...]]
 # Whether the fast path's validator query is a prepared statement (settings say when not).
 VALIDATOR_PREPARED = bool(getattr(settings, "KZ_PAGE_VALIDATOR_PREPARED", True))
 PREPARE_WHEN_ASKED = 2**31
-# What may make a request conditional (a 304 or 412): without any, no need to ask.
-CONDITIONAL_HEADERS = (
-    "HTTP_IF_NONE_MATCH",
-    "HTTP_IF_MODIFIED_SINCE",
-    "HTTP_IF_MATCH",
-    "HTTP_IF_UNMODIFIED_SINCE",
-)
 # Headers of the full stack's answer that the fast path does not copy: it sets them itself.
 FAST_SKIPPED_HEADERS = frozenset(
     (
@@ -79,179 +71,6 @@ page_rendered = Signal()
 
 
 @dataclass(frozen=True, slots=True)
-class CachedPage:
-    """One rendered page: its bytes, their gzip, its type and kept headers, ETag and the
-    moment it was rendered (Last-Modified)."""
-
-    body: bytes
-    gzipped: bytes | None
-    content_type: str
-    headers: tuple[tuple[str, str], ...]
-    etag: str
-    rendered_at: float
-    # The version it shows (PageVersion.stamp; "" for a page of no version), told to the
-    # client in X-KZ-Version.
-    version: str = ""
-
-    @property
-    def size(self) -> int:
-        return len(self.body) + len(self.gzipped or b"")
-
-
-class _LocalTier:
-    """The process's own copy of the pages it served last (least recently used go first,
-    bounded in bytes). Safe across processes because every key carries the version of what
-    it shows: a change makes a new key, never a different page under an old one. It also
-    keeps the site fast while Redis is down."""
-
-    def __init__(self, max_bytes: int) -> None:
-        self.max_bytes = max_bytes
-        self._pages: OrderedDict[str, CachedPage] = OrderedDict()
-        self._bytes = 0
-        self._lock = threading.Lock()
-
-    def get(self, key: str) -> CachedPage | None:
-        with self._lock:
-            page = self._pages.get(key)
-            if page is not None:
-                self._pages.move_to_end(key)
-            return page
-
-    def put(self, key: str, page: CachedPage) -> None:
-        if page.size > self.max_bytes:
-            return
-        with self._lock:
-            old = self._pages.pop(key, None)
-            if old is not None:
-                self._bytes -= old.size
-            self._pages[key] = page
-            self._bytes += page.size
-            while self._bytes > self.max_bytes:
-                _, dropped = self._pages.popitem(last=False)
-                self._bytes -= dropped.size
-
-    def clear(self) -> None:
-        with self._lock:
-            self._pages.clear()
-            self._bytes = 0
-
-
-_local = _LocalTier(int(getattr(settings, "KZ_PAGE_CACHE_LOCAL_BYTES", 64 * 1024 * 1024)))
-
-
-def page_cache_local_clear() -> None:
-    """Forget this process's pages (tests roll the database back, and with it the versions
-    the keys carry)."""
-    _local.clear()
-    _fast.clear()
-
-
-def _etag(body: bytes) -> str:
-    """The body's ETag, under this build: a client's copy from another release is never
-    answered 304."""
-    digest = hashlib.blake2b(build_id().encode(), digest_size=12)
-    digest.update(b"\0")
-    digest.update(body)
-    return '"' + digest.hexdigest() + '"'
-
-
-def _page_make(response: HttpResponse, *, version: str) -> CachedPage | None:
-    """The response as a cache entry, or None when it must not be cached (not a plain 200,
-    sets a cookie, or carries a secret)."""
-    if response.status_code != 200 or response.streaming or response.cookies:
-        return None
-    body = response.content
-    lowered = body.lower()
-    if any(marker in lowered for marker in SECRET_MARKERS):
-        logger.warning("a published page carried a CSRF token: served uncached")
-        return None
-    gzipped = gzip.compress(body, compresslevel=6, mtime=0) if len(body) >= GZIP_MIN_BYTES else None
-    return CachedPage(
-        body=body,
-        gzipped=gzipped if gzipped is not None and len(gzipped) < len(body) else None,
-        content_type=response["Content-Type"],
-        headers=tuple((h, response[h]) for h in KEPT_HEADERS if response.has_header(h)),
-        etag=_etag(body),
-        rendered_at=time.time(),
-        version=version,
-    )
-
-
-def _accepts_gzip(request: HttpRequest) -> bool:
-    accepted = request.META.get("HTTP_ACCEPT_ENCODING", "")
-    for part in accepted.split(","):
-        name, _, params = part.strip().partition(";")
-        if name.strip().lower() in ("gzip", "*"):
-            return params.replace(" ", "").lower() not in ("q=0", "q=0.0", "q=0.00", "q=0.000")
-    return False
-
-
-@functools.lru_cache(maxsize=1024)
-def _http_date(moment: int) -> str:
-    return http_date(moment)
-
-
-def _page_response(request: HttpRequest, page: CachedPage) -> HttpResponseBase:
-    """The page as this request wants it: 304 when the client's copy is current, gzip when
-    it accepts it."""
-    zipped = page.gzipped is not None and _accepts_gzip(request)
-    # One ETag per representation, as a cache between us and the client must tell them apart.
-    etag = page.etag[:-1] + '-gz"' if zipped else page.etag
-    meta = request.META
-    not_modified = (
-        get_conditional_response(request, etag=etag, last_modified=int(page.rendered_at))
-        if any(name in meta for name in CONDITIONAL_HEADERS)
-        else None
-    )
-    if not_modified is not None:
-        response: HttpResponseBase = not_modified
-    else:
-        body = page.gzipped if zipped and page.gzipped is not None else page.body
-        response = HttpResponse(body, content_type=page.content_type)
-        # Its length said, as the static files' is: without it the server sends the body
-        # in chunks, a copy of it on the way (the whole stack's CommonMiddleware sets it,
-        # but PublishedPageMiddleware answers before it).
-        response["Content-Length"] = str(len(body))
-        for name, value in page.headers:
-            response[name] = value
-        if zipped:
-            response["Content-Encoding"] = "gzip"
-    response["ETag"] = etag
-    response["Last-Modified"] = _http_date(int(page.rendered_at))
-    if page.version:
-        response["X-KZ-Version"] = page.version
-    # Revalidated on every view (a change shows at once), answered 304 while unchanged.
-    response["Cache-Control"] = "max-age=0, must-revalidate"
-    patch_vary_headers(response, ["Accept-Encoding"])
-    return response
-
-
-def page_splice(body: bytes, name: str, content: bytes) -> bytes:
-    """`body` with what stands between `<!--kz:name-->` and `<!--/kz:name-->` replaced by
-    `content` (unchanged when the marks are missing)."""
-    start_mark, end_mark = f"<!--kz:{name}-->".encode(), f"<!--/kz:{name}-->".encode()
-    start = body.find(start_mark)
-    end = body.find(end_mark, start + len(start_mark)) if start >= 0 else -1
-    if end < 0:
-        return body
-    return body[: start + len(start_mark)] + content + body[end:]
-
-
-def _personal_response(page: CachedPage, body: bytes) -> HttpResponse:
-    """The cached page with one person's parts: never compressed (it may carry their CSRF
-    token), never stored, no validators (their copy must not be revalidated as the
-    visitors')."""
-    response = HttpResponse(body, content_type=page.content_type)
-    for name, value in page.headers:
-        response[name] = value
-    if page.version:
-        response["X-KZ-Version"] = page.version
-    response["Cache-Control"] = "private, no-cache, no-store"
-    patch_vary_headers(response, ["Cookie"])
-    return response
-
-
-@dataclass(frozen=True, slots=True)
 class PageVersion:
     """The version of its pages a request wants: `stamp` names it in keys (a tournament's id
     and version, "t12:v41"), `scope` is what it is a version of ("t12"), `number` orders
@@ -262,6 +81,9 @@ class PageVersion:
     stamp: str
     number: int
     validator: Validator | None = None
+    # Whether a worker renders the scope's pages readers ask for ahead, once a change
+    # commits (klinzha_site.page_prerender).
+    prerender: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,16 +95,6 @@ class _Newest:
     stamp: str
     page_key: str
     read_at: float
-
-
-def _page_get(key: str) -> CachedPage | None:
-    """The page kept under `key`: this process's copy, else Redis' (then kept here too)."""
-    page = _local.get(key)
-    if page is None:
-        page = cache.get(key)
-        if page is not None:
-            _local.put(key, page)
-    return page
 
 
 def page_serve(
@@ -310,7 +122,7 @@ def page_serve(
     named = f"{key}:{get_language() or settings.LANGUAGE_CODE}"
     stamp = version.stamp if version is not None else "-"
     full_key = f"kz:page:{build_id()}:{stamp}:{named}"
-    page = _page_get(full_key)
+    page = page_get(full_key)
     behind = ""
     if page is None:
         page, behind, rendered = _page_obtain(
@@ -319,9 +131,9 @@ def page_serve(
         if page is None:
             return rendered  # type: ignore[return-value]
     if personalize is not None:
-        response: HttpResponseBase = _personal_response(page, personalize(page.body))
+        response: HttpResponseBase = personal_response(page, personalize(page.body))
     else:
-        response = _page_response(request, page)
+        response = page_response(request, page)
     if behind:
         # The version being made: this answer is the one before (docs/performance.md).
         response["X-KZ-Stale"] = behind
@@ -342,29 +154,41 @@ def _page_obtain(
 ) -> tuple[CachedPage | None, str, HttpResponse | None]:
     """A page missing from the cache: rendered here when this process takes its render
     lock (one render per page, language and version in the whole deployment); else, while
-    another renders it, the version before when it may be served (then its stamp is
-    returned as the version being made); else the page the other renders, once made; else,
+    another process (or a worker, right after a change: klinzha_site.page_prerender)
+    renders it, the version before when it may be served (then the stamp of the version
+    being made is returned with it); else the page the other renders, once made; else,
     after RENDER_WAIT_SECONDS, rendered here after all. Without Redis each process renders
     its own. Returns the page (None: not to be cached, the response as rendered beside it),
     the version it stands in for ("" when it is the one asked for) and the response."""
     lock_key = "kz:render:" + full_key.removeprefix("kz:page:")
-    flight = flight_begin(key=lock_key, seconds=RENDER_LOCK_SECONDS)
-    if not flight.mine:
+    ahead = (
+        version is not None
+        and version.prerender
+        and pages_ahead_number(request, scope=version.scope) >= version.number
+    )
+    flight = None if ahead else flight_begin(key=lock_key, seconds=RENDER_LOCK_SECONDS)
+    if flight is None or not flight.mine:
         before = _page_before(request, version=version, named=named)
         if before is not None and version is not None:
+            if version.prerender:
+                page_hot_note(request, scope=version.scope, named=named)
             return before, version.stamp, None
+    if flight is None:
+        flight = flight_begin(key=lock_key, seconds=RENDER_LOCK_SECONDS)
+    if not flight.mine:
         made = flight_wait(
-            flight=flight, fetch=lambda: _page_get(full_key), seconds=RENDER_WAIT_SECONDS
+            flight=flight, fetch=lambda: page_get(full_key), seconds=RENDER_WAIT_SECONDS
         )
         if made is not None:
             return made, "", None
         flight = flight_begin(key=lock_key, seconds=RENDER_LOCK_SECONDS)
     return _page_render(
-        full_key=full_key, named=named, version=version, render=render, flight=flight
+        request, full_key=full_key, named=named, version=version, render=render, flight=flight
     )
 
 
 def _page_render(
+    request: HttpRequest,
     *,
     full_key: str,
     named: str,
@@ -377,7 +201,7 @@ def _page_render(
         read_at = time.time()
         started = time.perf_counter()
         response = render()
-        page = _page_make(response, version=version.stamp if version is not None else "")
+        page = page_make(response, version=version.stamp if version is not None else "")
         seconds = time.perf_counter() - started
         page_rendered.send(sender=CachedPage, key=full_key, seconds=seconds)
         logger.debug("rendered %s in %.1f ms", full_key, seconds * 1000)
@@ -387,6 +211,8 @@ def _page_render(
         _local.put(full_key, page)
         if version is not None:
             _newest_mark(named=named, version=version, page_key=full_key, read_at=read_at)
+            if version.prerender:
+                page_hot_note(request, scope=version.scope, named=named)
         return page, "", None
     finally:
         flight_end(flight)
@@ -402,6 +228,10 @@ def _newest_mark(*, named: str, version: PageVersion, page_key: str, read_at: fl
     known = cache.get(key)
     if known is None or known.number <= version.number:
         cache.set(key, _Newest(version.number, version.stamp, page_key, read_at), TIMEOUT)
+        if known is not None and known.page_key != page_key:
+            # Superseded: served a few seconds more at most, then only memory (a running
+            # round makes a version of each page every few seconds).
+            cache.touch(known.page_key, SUPERSEDED_SECONDS)
 
 
 def _page_before(
@@ -419,7 +249,7 @@ def _page_before(
         return None
     if newest.number < seen_number(request, scope=version.scope):
         return None
-    return _page_get(newest.page_key)
+    return page_get(newest.page_key)
 
 
 @dataclass(frozen=True, slots=True)
@@ -434,6 +264,13 @@ class _FastEntry:
 
 # Requests (path, query, language inputs) to how they were last answered.
 _fast: ProcessMemo[_FastEntry] = ProcessMemo(size=10_000)
+
+
+def page_cache_local_clear() -> None:
+    """Forget this process's pages (tests roll the database back, and with it the versions
+    the keys carry)."""
+    _local.clear()
+    _fast.clear()
 
 
 def _fast_key(request: HttpRequest) -> str | None:
@@ -539,7 +376,7 @@ class PublishedPageMiddleware:
                 if page is not None and _validator_holds(entry.validator):
                     if shared:
                         _local.put(entry.page_key, page)
-                    response = _page_response(request, page)
+                    response = page_response(request, page)
                     for name, value in entry.headers:
                         if name.lower() not in response.headers or name.lower() == "vary":
                             response[name] = value

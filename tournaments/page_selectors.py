@@ -227,30 +227,38 @@ def tournament_audited_version_get(*, slug: str) -> tuple[int, int, str | None] 
     return (row[0], row[1], row[2]) if row is not None else None
 
 
+def tournament_page_scope(pk: int) -> str:
+    """What a tournament's published pages are versions of, in the page cache."""
+    return f"t{pk}"
+
+
 def tournament_page_version_get(*, slug: str, audited: bool = False) -> PageVersion | None:
     """The version of a tournament's published page (its id and version, and the audit
     trail's head when the page shows it), with the validator that checks it still holds;
-    None when there is no such tournament. One query."""
+    None when there is no such tournament. One query. A worker renders these pages ahead
+    when the version changes (KZ_PAGE_PRERENDER)."""
     if audited:
         found = tournament_audited_version_get(slug=slug)
         if found is None:
             return None
         pk, number, head = found
         return PageVersion(
-            scope=f"t{pk}",
+            scope=tournament_page_scope(pk),
             stamp=f"t{pk}:v{number}:a{head or '-'}",
             number=number,
             validator=(AUDITED_VERSION_BY_ID_SQL, (pk,), (number, head)),
+            prerender=True,
         )
     plain = tournament_version_get(slug=slug)
     if plain is None:
         return None
     pk, number = plain
     return PageVersion(
-        scope=f"t{pk}",
+        scope=tournament_page_scope(pk),
         stamp=f"t{pk}:v{number}",
         number=number,
         validator=(VERSION_BY_ID_SQL, (pk,), (number,)),
+        prerender=True,
     )
 
 

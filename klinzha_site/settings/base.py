@@ -186,6 +186,9 @@ else:
     CELERY_RESULT_BACKEND = "cache+memory://"
     CELERY_TASK_ALWAYS_EAGER = True
     CELERY_TASK_EAGER_PROPAGATES = True
+# A change's worker renders the published pages readers read lately before they ask again
+# (klinzha_site.page_prerender): with workers only (REDIS_URL), else readers render them.
+KZ_PAGE_PRERENDER = env.bool("KZ_PAGE_PRERENDER", default=bool(REDIS_URL))
 # A worker killed mid-task must not lose it: acknowledge only once the task is done.
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
