@@ -19,7 +19,7 @@ from django.utils.translation import get_language
 
 from klinzha_site.build import build_id
 from klinzha_site.memo import ProcessMemo
-from klinzha_site.page_prerender import page_hot_note, pages_ahead_number
+from klinzha_site.page_prerender import page_hot_forget, page_hot_note, pages_ahead_number
 from klinzha_site.page_store import (  # noqa: F401 - _LocalTier and page_splice asked for here
     CachedPage,
     _local,
@@ -84,6 +84,8 @@ class PageVersion:
     # Whether a worker renders the scope's pages readers ask for ahead, once a change
     # commits (klinzha_site.page_prerender).
     prerender: bool = False
+    # Where `number` is in the row the validator reads.
+    number_at: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,12 +137,13 @@ def page_serve(
     else:
         response = page_response(request, page)
     if behind:
-        # The version being made: this answer is the one before (docs/performance.md).
+        # The number of the version being made: this answer is the one before it
+        # (docs/performance.md, "While a round is running").
         response["X-KZ-Stale"] = behind
         return response
     validator = validator or (version.validator if version is not None else None)
     if validator is not None and personalize is None:
-        response.kz_fast = (full_key, validator)  # type: ignore[attr-defined]
+        response.kz_fast = (full_key, validator, version, named)  # type: ignore[attr-defined]
     return response
 
 
@@ -155,11 +158,11 @@ def _page_obtain(
     """A page missing from the cache: rendered here when this process takes its render
     lock (one render per page, language and version in the whole deployment); else, while
     another process (or a worker, right after a change: klinzha_site.page_prerender)
-    renders it, the version before when it may be served (then the stamp of the version
-    being made is returned with it); else the page the other renders, once made; else,
-    after RENDER_WAIT_SECONDS, rendered here after all. Without Redis each process renders
-    its own. Returns the page (None: not to be cached, the response as rendered beside it),
-    the version it stands in for ("" when it is the one asked for) and the response."""
+    renders it, the version before when it may be served; else the page the other renders,
+    once made; else, after RENDER_WAIT_SECONDS, rendered here after all. Without Redis each
+    process renders its own. Returns the page (None: not to be cached, the response as
+    rendered beside it), the number of the version it stands in for ("" when it is the one
+    asked for) and the response."""
     lock_key = "kz:render:" + full_key.removeprefix("kz:page:")
     ahead = (
         version is not None
@@ -172,7 +175,7 @@ def _page_obtain(
         if before is not None and version is not None:
             if version.prerender:
                 page_hot_note(request, scope=version.scope, named=named)
-            return before, version.stamp, None
+            return before, str(version.number), None
     if flight is None:
         flight = flight_begin(key=lock_key, seconds=RENDER_LOCK_SECONDS)
     if not flight.mine:
@@ -260,6 +263,9 @@ class _FastEntry:
     page_key: str
     validator: Validator
     headers: tuple[tuple[str, str], ...]
+    # The version it showed and the page's name with its language (for the version before).
+    version: PageVersion | None = None
+    named: str = ""
 
 
 # Requests (path, query, language inputs) to how they were last answered.
@@ -271,6 +277,7 @@ def page_cache_local_clear() -> None:
     the keys carry)."""
     _local.clear()
     _fast.clear()
+    page_hot_forget()
 
 
 def _fast_key(request: HttpRequest) -> str | None:
@@ -327,11 +334,11 @@ def _validator_row(sql: str, params: tuple[object, ...]) -> tuple[object, ...] |
         return cursor.fetchone()
 
 
-def _validator_holds(validator: Validator) -> bool:
-    """Whether the page the validator came with is still current. A query that fails (a
-    connection the server closed) closes the connection and says no: the request goes
-    through the stack, which opens another."""
-    sql, params, expected = validator
+def _validator_read(validator: Validator) -> tuple[object, ...] | None:
+    """The row the validator reads now, None when there is none or the query failed: a
+    query that fails (a connection the server closed) closes the connection, and the
+    request goes through the stack, which opens another."""
+    sql, params, _ = validator
     try:
         row = _validator_row(sql, params)
     except (DatabaseError, psycopg.Error):
@@ -340,8 +347,29 @@ def _validator_holds(validator: Validator) -> bool:
         logger.warning("a published page's validator failed: served by the stack", exc_info=True)
         with contextlib.suppress(DatabaseError, psycopg.Error):
             connection.close()
-        return False
-    return row is not None and tuple(row) == expected
+        return None
+    return tuple(row) if row is not None else None
+
+
+def _fast_before(
+    request: HttpRequest, entry: _FastEntry, row: tuple[object, ...]
+) -> tuple[CachedPage | None, str]:
+    """The version before of a page whose validator no longer holds, while a worker renders
+    the new one ahead (klinzha_site.page_prerender), and the number of the version being
+    made: served as the stack would serve it (_page_obtain), without the stack. None when
+    the stack must answer: no worker at it, the new version already made (it is then the
+    newest), nothing recent enough."""
+    version = entry.version
+    if version is None or not version.prerender:
+        return None, ""
+    number = row[version.number_at]
+    if not isinstance(number, int) or pages_ahead_number(request, scope=version.scope) < number:
+        return None, ""
+    newest = cache.get(_newest_key(scope=version.scope, named=entry.named))
+    if newest is None or newest.number >= number or time.time() - newest.read_at > STALE_SECONDS:
+        return None, ""
+    page_hot_note(request, scope=version.scope, named=entry.named)
+    return page_get(newest.page_key), str(number)
 
 
 class PublishedPageMiddleware:
@@ -373,14 +401,14 @@ class PublishedPageMiddleware:
                 shared = page is None
                 if shared:
                     page = cache.get(entry.page_key)
-                if page is not None and _validator_holds(entry.validator):
-                    if shared:
-                        _local.put(entry.page_key, page)
-                    response = page_response(request, page)
-                    for name, value in entry.headers:
-                        if name.lower() not in response.headers or name.lower() == "vary":
-                            response[name] = value
-                    return response
+                row = _validator_read(entry.validator) if page is not None else None
+                behind = ""
+                if row is not None and row != entry.validator[2]:
+                    page, behind = _fast_before(request, entry, row)
+                elif shared and page is not None:
+                    _local.put(entry.page_key, page)
+                if page is not None and row is not None:
+                    return self._fast_answer(request, page, entry, behind)
         response = self.get_response(request)
         fast = getattr(response, "kz_fast", None)
         # Only a 200 has every header to copy (a 304 has not).
@@ -391,5 +419,17 @@ class PublishedPageMiddleware:
                 for name, value in response.items()
                 if name.lower() not in FAST_SKIPPED_HEADERS
             )
-            _fast.put(key, _FastEntry(fast[0], fast[1], headers))  # type: ignore[index]
+            _fast.put(key, _FastEntry(fast[0], fast[1], headers, fast[2], fast[3]))  # type: ignore[index]
+        return response
+
+    @staticmethod
+    def _fast_answer(
+        request: HttpRequest, page: CachedPage, entry: _FastEntry, behind: str
+    ) -> HttpResponseBase:
+        response = page_response(request, page)
+        for name, value in entry.headers:
+            if name.lower() not in response.headers or name.lower() == "vary":
+                response[name] = value
+        if behind:
+            response["X-KZ-Stale"] = behind
         return response

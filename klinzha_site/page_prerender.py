@@ -44,8 +44,10 @@ class HotPage:
     scheme: str
 
 
-# The pages this process has seen in each scope's list (no need to read it again).
+# The pages this process has seen in each scope's list (no need to read it again), and when
+# it last noted each one (a note a few times per HOT_SECONDS is enough).
 _listed: ProcessMemo[bool] = ProcessMemo(size=10_000)
+_noted: ProcessMemo[float] = ProcessMemo(size=10_000)
 
 
 def _ahead_key(scope: str) -> str:
@@ -82,6 +84,11 @@ def page_hot_note(request: HttpRequest, *, scope: str, named: str) -> None:
     ahead for the next HOT_SECONDS."""
     if request.META.get(PRERENDER_MARK):
         return
+    now = time.monotonic()
+    noted = _noted.get((build_id(), scope, named))
+    if noted is not None and now - noted < HOT_SECONDS / 4:
+        return
+    _noted.put((build_id(), scope, named), now)
     cache.set(_alive_key(scope, named), 1, HOT_SECONDS)
     if _listed.get((build_id(), scope, named)):
         return
@@ -97,6 +104,12 @@ def page_hot_note(request: HttpRequest, *, scope: str, named: str) -> None:
         )
         cache.set(_list_key(scope), listed, INDEX_SECONDS)
     _listed.put((build_id(), scope, named), True)
+
+
+def page_hot_forget() -> None:
+    """Forget what this process noted (tests empty the cache under it)."""
+    _listed.clear()
+    _noted.clear()
 
 
 def pages_hot(*, scope: str) -> list[HotPage]:

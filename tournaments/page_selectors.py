@@ -293,4 +293,5 @@ def player_version_get(*, pk: int) -> PageVersion | None:
         stamp=f"p{pk}:{digest}",
         number=int(row[5]),
         validator=(PLAYER_VERSION_SQL, (pk, pk), tuple(row)),
+        number_at=5,
     )
