@@ -25,8 +25,9 @@ from tournaments.models import Game, Tournament
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 # A reader in a process of its own: at the given moment, one request; what it was answered
-# and how many renders this process made. The standings' render is slowed to half a
-# second, so that the others ask while it is under way.
+# and how many renders this process made. Warmed first (its middleware, URLs and templates
+# loaded by a page not cached), so that all ask together; the standings' render is slowed to
+# a second, so that the others ask while it is under way.
 READER = """
 import json, sys, time
 import django
@@ -38,13 +39,15 @@ renders = []
 page_rendered.connect(lambda sender, key, seconds, **kw: renders.append(key), weak=False)
 rendered = views._standings
 def slowed(request, slug):
-    time.sleep(0.5)
+    time.sleep(1.0)
     return rendered(request, slug)
 views._standings = slowed
 start, path = float(sys.argv[1]), sys.argv[2]
+client = Client(HTTP_HOST="127.0.0.1")
+assert client.get("/").status_code == 200
 time.sleep(max(0.0, start - time.time()))
 late = time.time() - start
-r = Client(HTTP_HOST="127.0.0.1").get(path)
+r = client.get(path)
 print(json.dumps({"status": r.status_code, "renders": renders, "late": late,
                   "version": r.get("X-KZ-Version", ""), "stale": r.get("X-KZ-Stale", "")}))
 """
@@ -55,7 +58,7 @@ def test_readers_in_several_processes_make_one_render_of_a_new_version():
     t, (a, b, c, d) = event_make(officials, slug="one-render")
     r1 = round_make(t, [(a, b), (c, d)])
     path = f"/t/{t.slug}/standings/"
-    start = time.time() + 8  # every process up by then, on a busy machine too
+    start = time.time() + 10  # every process up and warm by then, on a busy machine too
     readers = [
         subprocess.Popen(
             [sys.executable, "-c", READER, str(start), path],
