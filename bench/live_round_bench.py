@@ -227,7 +227,14 @@ def celery_start() -> subprocess.Popen[bytes]:
         "--without-gossip",
         "--without-mingle",
     ]
-    proc = subprocess.Popen(argv, cwd=ROOT, env=env, start_new_session=True)
+    proc = subprocess.Popen(
+        argv,
+        cwd=ROOT,
+        env=env,
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     time.sleep(3)  # its first task waits for it anyway; the phases start warm
     return proc
 

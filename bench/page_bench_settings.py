@@ -21,5 +21,7 @@ if os.environ.get("KZ_BENCH_RENDER_LOG"):
                 "formatter": "render",
             }
         },
-        "loggers": {"klinzha_site.cache": {"handlers": ["renders"], "level": "DEBUG"}},
+        "loggers": {
+            "klinzha_site.cache": {"handlers": ["renders"], "level": "DEBUG", "propagate": False}
+        },
     }
