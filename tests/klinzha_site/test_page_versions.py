@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
-from django.core.cache import cache, caches
+from django.core.cache import caches
 from django.db import connection
 from django.http import HttpResponse
 from django.test import Client, RequestFactory, override_settings
@@ -252,4 +252,3 @@ def test_a_page_made_ahead_is_served_without_a_render_on_the_request():
     assert made == len(paths) and len(renders) == made  # none on the readers' requests
     assert all(a.status_code == 200 and "X-KZ-Stale" not in a for a in answers)
     assert all(a["X-KZ-Version"] == f"t{t.pk}:v{t.published_version + 1}" for a in answers)
-    cache.clear()
