@@ -136,7 +136,7 @@ def load_pair(
     return [_summary(latencies[side], elapsed[side]) for side in (0, 1)]
 
 
-def server_start(port: int, static_root: str) -> subprocess.Popen[bytes]:
+def server_start(port: int, static_root: str, workers: int = 2) -> subprocess.Popen[bytes]:
     env = {**os.environ, **SECRETS, "DJANGO_SETTINGS_MODULE": SETTINGS}
     env["KZ_BENCH_STATIC_ROOT"] = static_root
     argv = [
@@ -145,7 +145,7 @@ def server_start(port: int, static_root: str) -> subprocess.Popen[bytes]:
         "--bind",
         f"127.0.0.1:{port}",
         "--workers",
-        "2",
+        str(workers),
         "--worker-class",
         "sync",
         "--timeout",

@@ -1,15 +1,11 @@
-"""Published pages from the cache: rendered once per key, kept with their gzip, ETag and time."""
+"""Published pages from the cache: rendered once per key and version by one process at a time, the
+version before served meanwhile, each kept with its gzip, ETag and time."""
 
 from __future__ import annotations
 
 import contextlib
-import functools
-import gzip
-import hashlib
 import logging
-import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -17,207 +13,90 @@ import psycopg
 from django.conf import settings
 from django.core.cache import cache
 from django.db import DatabaseError, connection
+from django.dispatch import Signal
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
-from django.utils.cache import get_conditional_response, patch_vary_headers
-from django.utils.http import http_date
 from django.utils.translation import get_language
 
 from klinzha_site.build import build_id
 from klinzha_site.memo import ProcessMemo
+from klinzha_site.page_prerender import page_hot_forget, page_hot_note, pages_ahead_number
+from klinzha_site.page_store import (  # noqa: F401 - _LocalTier and page_splice asked for here
+    CachedPage,
+    _local,
+    _LocalTier,
+    page_get,
+    page_make,
+    page_response,
+    page_splice,
+    personal_response,
+)
+from klinzha_site.single_flight import Flight, flight_begin, flight_end, flight_wait
+from klinzha_site.written_versions import seen_number, versions_written_follow
 
 logger = logging.getLogger("klinzha_site.cache")
 
-# A page in the cache is public: if one of these is in it, a secret or a person's session
-# leaked into the render, and it is served uncached instead (and logged).
-SECRET_MARKERS = (b"csrfmiddlewaretoken", b"csrftoken")
-# Headers of the rendered response kept with the body (the rest is set when served).
-KEPT_HEADERS = ("Content-Disposition", "Content-Language", "Link")
-# Bodies smaller than this are served plain: gzip's header costs more than it saves.
-GZIP_MIN_BYTES = 512
 # A day: entries are keyed by version, so they go stale never; this only frees memory.
 TIMEOUT = 24 * 3600
+# How long a page stays once a newer version of it is made (longer than it may be served).
+SUPERSEDED_SECONDS = 60
 # What a published page's freshness is checked by: SQL, its parameters and the row it read
 # when the page was served (the version its key carries).
 Validator = tuple[str, tuple[object, ...], tuple[object, ...]]
 # Whether the fast path's validator query is a prepared statement (settings say when not).
 VALIDATOR_PREPARED = bool(getattr(settings, "KZ_PAGE_VALIDATOR_PREPARED", True))
 PREPARE_WHEN_ASKED = 2**31
-# What may make a request conditional (a 304 or 412): without any, no need to ask.
-CONDITIONAL_HEADERS = (
-    "HTTP_IF_NONE_MATCH",
-    "HTTP_IF_MODIFIED_SINCE",
-    "HTTP_IF_MATCH",
-    "HTTP_IF_UNMODIFIED_SINCE",
-)
 # Headers of the full stack's answer that the fast path does not copy: it sets them itself.
 FAST_SKIPPED_HEADERS = frozenset(
-    ("content-length", "content-encoding", "etag", "last-modified", "date", "set-cookie")
+    (
+        "content-length",
+        "content-encoding",
+        "etag",
+        "last-modified",
+        "date",
+        "set-cookie",
+        "x-kz-version",
+        "x-kz-stale",
+    )
 )
+# How long one process may render a page's version alone; how old what the version before
+# shows may be for it to be served meanwhile; how long a reader with nothing to serve waits
+# for the render before it renders the page itself (docs/performance.md, "While a round is
+# running").
+RENDER_LOCK_SECONDS = float(getattr(settings, "KZ_PAGE_RENDER_LOCK_SECONDS", 5.0))
+STALE_SECONDS = float(getattr(settings, "KZ_PAGE_STALE_SECONDS", 3.0))
+RENDER_WAIT_SECONDS = float(getattr(settings, "KZ_PAGE_RENDER_WAIT_SECONDS", 2.0))
+# Sent after every render of a page for the cache (`key`: the page's key, `seconds`: how
+# long it took): what tests and the live round bench count renders with.
+page_rendered = Signal()
 
 
 @dataclass(frozen=True, slots=True)
-class CachedPage:
-    """One rendered page: its bytes, their gzip, its type and kept headers, ETag and the
-    moment it was rendered (Last-Modified)."""
+class PageVersion:
+    """The version of its pages a request wants: `stamp` names it in keys (a tournament's id
+    and version, "t12:v41"), `scope` is what it is a version of ("t12"), `number` orders
+    the scope's versions (a tournament's published_version) and `validator` checks that it
+    still holds (PublishedPageMiddleware)."""
 
-    body: bytes
-    gzipped: bytes | None
-    content_type: str
-    headers: tuple[tuple[str, str], ...]
-    etag: str
-    rendered_at: float
-
-    @property
-    def size(self) -> int:
-        return len(self.body) + len(self.gzipped or b"")
-
-
-class _LocalTier:
-    """The process's own copy of the pages it served last (least recently used go first,
-    bounded in bytes). Safe across processes because every key carries the version of what
-    it shows: a change makes a new key, never a different page under an old one. It also
-    keeps the site fast while Redis is down."""
-
-    def __init__(self, max_bytes: int) -> None:
-        self.max_bytes = max_bytes
-        self._pages: OrderedDict[str, CachedPage] = OrderedDict()
-        self._bytes = 0
-        self._lock = threading.Lock()
-
-    def get(self, key: str) -> CachedPage | None:
-        with self._lock:
-            page = self._pages.get(key)
-            if page is not None:
-                self._pages.move_to_end(key)
-            return page
-
-    def put(self, key: str, page: CachedPage) -> None:
-        if page.size > self.max_bytes:
-            return
-        with self._lock:
-            old = self._pages.pop(key, None)
-            if old is not None:
-                self._bytes -= old.size
-            self._pages[key] = page
-            self._bytes += page.size
-            while self._bytes > self.max_bytes:
-                _, dropped = self._pages.popitem(last=False)
-                self._bytes -= dropped.size
-
-    def clear(self) -> None:
-        with self._lock:
-            self._pages.clear()
-            self._bytes = 0
+    scope: str
+    stamp: str
+    number: int
+    validator: Validator | None = None
+    # Whether a worker renders the scope's pages readers ask for ahead, once a change
+    # commits (klinzha_site.page_prerender).
+    prerender: bool = False
+    # Where `number` is in the row the validator reads.
+    number_at: int = 0
 
 
-_local = _LocalTier(int(getattr(settings, "KZ_PAGE_CACHE_LOCAL_BYTES", 64 * 1024 * 1024)))
+@dataclass(frozen=True, slots=True)
+class _Newest:
+    """The newest version of one page (and language) rendered so far: its number and stamp,
+    the key it is kept under, and when what it shows was read from the database."""
 
-
-def page_cache_local_clear() -> None:
-    """Forget this process's pages (tests roll the database back, and with it the versions
-    the keys carry)."""
-    _local.clear()
-    _fast.clear()
-
-
-def _etag(body: bytes) -> str:
-    """The body's ETag, under this build: a client's copy from another release is never
-    answered 304."""
-    digest = hashlib.blake2b(build_id().encode(), digest_size=12)
-    digest.update(b"\0")
-    digest.update(body)
-    return '"' + digest.hexdigest() + '"'
-
-
-def _page_make(response: HttpResponse) -> CachedPage | None:
-    """The response as a cache entry, or None when it must not be cached (not a plain 200,
-    sets a cookie, or carries a secret)."""
-    if response.status_code != 200 or response.streaming or response.cookies:
-        return None
-    body = response.content
-    lowered = body.lower()
-    if any(marker in lowered for marker in SECRET_MARKERS):
-        logger.warning("a published page carried a CSRF token: served uncached")
-        return None
-    gzipped = gzip.compress(body, compresslevel=6, mtime=0) if len(body) >= GZIP_MIN_BYTES else None
-    return CachedPage(
-        body=body,
-        gzipped=gzipped if gzipped is not None and len(gzipped) < len(body) else None,
-        content_type=response["Content-Type"],
-        headers=tuple((h, response[h]) for h in KEPT_HEADERS if response.has_header(h)),
-        etag=_etag(body),
-        rendered_at=time.time(),
-    )
-
-
-def _accepts_gzip(request: HttpRequest) -> bool:
-    accepted = request.META.get("HTTP_ACCEPT_ENCODING", "")
-    for part in accepted.split(","):
-        name, _, params = part.strip().partition(";")
-        if name.strip().lower() in ("gzip", "*"):
-            return params.replace(" ", "").lower() not in ("q=0", "q=0.0", "q=0.00", "q=0.000")
-    return False
-
-
-@functools.lru_cache(maxsize=1024)
-def _http_date(moment: int) -> str:
-    return http_date(moment)
-
-
-def _page_response(request: HttpRequest, page: CachedPage) -> HttpResponseBase:
-    """The page as this request wants it: 304 when the client's copy is current, gzip when
-    it accepts it."""
-    zipped = page.gzipped is not None and _accepts_gzip(request)
-    # One ETag per representation, as a cache between us and the client must tell them apart.
-    etag = page.etag[:-1] + '-gz"' if zipped else page.etag
-    meta = request.META
-    not_modified = (
-        get_conditional_response(request, etag=etag, last_modified=int(page.rendered_at))
-        if any(name in meta for name in CONDITIONAL_HEADERS)
-        else None
-    )
-    if not_modified is not None:
-        response: HttpResponseBase = not_modified
-    else:
-        body = page.gzipped if zipped and page.gzipped is not None else page.body
-        response = HttpResponse(body, content_type=page.content_type)
-        # Its length said, as the static files' is: without it the server sends the body
-        # in chunks, a copy of it on the way (the whole stack's CommonMiddleware sets it,
-        # but PublishedPageMiddleware answers before it).
-        response["Content-Length"] = str(len(body))
-        for name, value in page.headers:
-            response[name] = value
-        if zipped:
-            response["Content-Encoding"] = "gzip"
-    response["ETag"] = etag
-    response["Last-Modified"] = _http_date(int(page.rendered_at))
-    # Revalidated on every view (a change shows at once), answered 304 while unchanged.
-    response["Cache-Control"] = "max-age=0, must-revalidate"
-    patch_vary_headers(response, ["Accept-Encoding"])
-    return response
-
-
-def page_splice(body: bytes, name: str, content: bytes) -> bytes:
-    """`body` with what stands between `<!--kz:name-->` and `<!--/kz:name-->` replaced by
-    `content` (unchanged when the marks are missing)."""
-    start_mark, end_mark = f"<!--kz:{name}-->".encode(), f"<!--/kz:{name}-->".encode()
-    start = body.find(start_mark)
-    end = body.find(end_mark, start + len(start_mark)) if start >= 0 else -1
-    if end < 0:
-        return body
-    return body[: start + len(start_mark)] + content + body[end:]
-
-
-def _personal_response(page: CachedPage, body: bytes) -> HttpResponse:
-    """The cached page with one person's parts: never compressed (it may carry their CSRF
-    token), never stored, no validators (their copy must not be revalidated as the
-    visitors')."""
-    response = HttpResponse(body, content_type=page.content_type)
-    for name, value in page.headers:
-        response[name] = value
-    response["Cache-Control"] = "private, no-cache, no-store"
-    patch_vary_headers(response, ["Cookie"])
-    return response
+    number: int
+    stamp: str
+    page_key: str
+    read_at: float
 
 
 def page_serve(
@@ -227,36 +106,153 @@ def page_serve(
     render: Callable[[], HttpResponse],
     personalize: Callable[[bytes], bytes] | None = None,
     validator: Validator | None = None,
+    version: PageVersion | None = None,
 ) -> HttpResponseBase:
-    """Serve the page cached under `key` (with the active language added), rendering it
-    with `render` on a miss. `key` must name everything the page shows that can change,
-    the tournament's version above all; `render` must produce the page as anyone sees it.
-    `personalize`, for a signed-in user, puts their own parts into the cached body
-    (page_splice). A miss in Redis (or Redis down: django-redis ignores its errors) falls
-    back on this process's copy, then on rendering. `validator` lets PublishedPageMiddleware
-    answer the same request again before the rest of the stack, for as long as it holds."""
+    """Serve the page cached under `key` and `version` (with the active language added),
+    rendering it with `render` on a miss. `key` and `version` must name everything the page
+    shows that can change, the tournament's version above all; `render` must produce the
+    page as anyone sees it. `personalize`, for a signed-in user, puts their own parts into
+    the cached body (page_splice). A miss in Redis (or Redis down: django-redis ignores its
+    errors) falls back on this process's copy, then on rendering: by one process at a time
+    while the others serve the version before (_page_obtain). `validator` (else the
+    version's) lets PublishedPageMiddleware answer the same request again before the rest
+    of the stack, for as long as it holds."""
     if request.method not in ("GET", "HEAD"):
         return render()
     # The build too: a release's templates and serializers make other bytes for the same key.
-    full_key = f"kz:page:{build_id()}:{key}:{get_language() or settings.LANGUAGE_CODE}"
-    page = _local.get(full_key)
+    # The database's identity is added to every key by the cache (klinzha_site.cache_keys).
+    named = f"{key}:{get_language() or settings.LANGUAGE_CODE}"
+    stamp = version.stamp if version is not None else "-"
+    full_key = f"kz:page:{build_id()}:{stamp}:{named}"
+    page = page_get(full_key)
+    behind = ""
     if page is None:
-        page = cache.get(full_key)
-        if page is not None:
-            _local.put(full_key, page)
-    if page is None:
-        response = render()
-        page = _page_make(response)
+        page, behind, rendered = _page_obtain(
+            request, full_key=full_key, named=named, version=version, render=render
+        )
         if page is None:
-            return response
+            return rendered  # type: ignore[return-value]
+    if personalize is not None:
+        response: HttpResponseBase = personal_response(page, personalize(page.body))
+    else:
+        response = page_response(request, page)
+    if behind:
+        # The number of the version being made: this answer is the one before it
+        # (docs/performance.md, "While a round is running").
+        response["X-KZ-Stale"] = behind
+        return response
+    validator = validator or (version.validator if version is not None else None)
+    if validator is not None and personalize is None:
+        response.kz_fast = (full_key, validator, version, named)  # type: ignore[attr-defined]
+    return response
+
+
+def _page_obtain(
+    request: HttpRequest,
+    *,
+    full_key: str,
+    named: str,
+    version: PageVersion | None,
+    render: Callable[[], HttpResponse],
+) -> tuple[CachedPage | None, str, HttpResponse | None]:
+    """A page missing from the cache: rendered here when this process takes its render
+    lock (one render per page, language and version in the whole deployment); else, while
+    another process (or a worker, right after a change: klinzha_site.page_prerender)
+    renders it, the version before when it may be served; else the page the other renders,
+    once made; else, after RENDER_WAIT_SECONDS, rendered here after all. Without Redis each
+    process renders its own. Returns the page (None: not to be cached, the response as
+    rendered beside it), the number of the version it stands in for ("" when it is the one
+    asked for) and the response."""
+    lock_key = "kz:render:" + full_key.removeprefix("kz:page:")
+    ahead = (
+        version is not None
+        and version.prerender
+        and pages_ahead_number(request, scope=version.scope) >= version.number
+    )
+    flight = None if ahead else flight_begin(key=lock_key, seconds=RENDER_LOCK_SECONDS)
+    if flight is None or not flight.mine:
+        before = _page_before(request, version=version, named=named)
+        if before is not None and version is not None:
+            if version.prerender:
+                page_hot_note(request, scope=version.scope, named=named)
+            return before, str(version.number), None
+    if flight is None:
+        flight = flight_begin(key=lock_key, seconds=RENDER_LOCK_SECONDS)
+    if not flight.mine:
+        made = flight_wait(
+            flight=flight, fetch=lambda: page_get(full_key), seconds=RENDER_WAIT_SECONDS
+        )
+        if made is not None:
+            return made, "", None
+        flight = flight_begin(key=lock_key, seconds=RENDER_LOCK_SECONDS)
+    return _page_render(
+        request, full_key=full_key, named=named, version=version, render=render, flight=flight
+    )
+
+
+def _page_render(
+    request: HttpRequest,
+    *,
+    full_key: str,
+    named: str,
+    version: PageVersion | None,
+    render: Callable[[], HttpResponse],
+    flight: Flight,
+) -> tuple[CachedPage | None, str, HttpResponse | None]:
+    """Render the page, keep it (and mark it the newest of its kind), let the lock go."""
+    try:
+        read_at = time.time()
+        started = time.perf_counter()
+        response = render()
+        page = page_make(response, version=version.stamp if version is not None else "")
+        seconds = time.perf_counter() - started
+        page_rendered.send(sender=CachedPage, key=full_key, seconds=seconds)
+        logger.debug("rendered %s in %.1f ms", full_key, seconds * 1000)
+        if page is None:
+            return None, "", response
         cache.set(full_key, page, TIMEOUT)
         _local.put(full_key, page)
-    if personalize is not None:
-        return _personal_response(page, personalize(page.body))
-    response = _page_response(request, page)
-    if validator is not None:
-        response.kz_fast = (full_key, validator)  # type: ignore[attr-defined]
-    return response
+        if version is not None:
+            _newest_mark(named=named, version=version, page_key=full_key, read_at=read_at)
+            if version.prerender:
+                page_hot_note(request, scope=version.scope, named=named)
+        return page, "", None
+    finally:
+        flight_end(flight)
+
+
+def _newest_key(*, scope: str, named: str) -> str:
+    return f"kz:page-newest:{build_id()}:{scope}:{named}"
+
+
+def _newest_mark(*, named: str, version: PageVersion, page_key: str, read_at: float) -> None:
+    """Note the page just rendered as its kind's newest, unless a newer one is noted."""
+    key = _newest_key(scope=version.scope, named=named)
+    known = cache.get(key)
+    if known is None or known.number <= version.number:
+        cache.set(key, _Newest(version.number, version.stamp, page_key, read_at), TIMEOUT)
+        if known is not None and known.page_key != page_key:
+            # Superseded: served a few seconds more at most, then only memory (a running
+            # round makes a version of each page every few seconds).
+            cache.touch(known.page_key, SUPERSEDED_SECONDS)
+
+
+def _page_before(
+    request: HttpRequest, *, version: PageVersion | None, named: str
+) -> CachedPage | None:
+    """The newest page of this kind rendered before the version asked for, while that one
+    is made: only if what it shows was read less than STALE_SECONDS ago, and no older than
+    the versions the reader's own changes made (klinzha_site.written_versions)."""
+    if version is None:
+        return None
+    newest = cache.get(_newest_key(scope=version.scope, named=named))
+    if newest is None or newest.stamp == version.stamp or newest.number > version.number:
+        return None
+    if time.time() - newest.read_at > STALE_SECONDS:
+        return None
+    if newest.number < seen_number(request, scope=version.scope):
+        return None
+    return page_get(newest.page_key)
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,10 +263,21 @@ class _FastEntry:
     page_key: str
     validator: Validator
     headers: tuple[tuple[str, str], ...]
+    # The version it showed and the page's name with its language (for the version before).
+    version: PageVersion | None = None
+    named: str = ""
 
 
 # Requests (path, query, language inputs) to how they were last answered.
 _fast: ProcessMemo[_FastEntry] = ProcessMemo(size=10_000)
+
+
+def page_cache_local_clear() -> None:
+    """Forget this process's pages (tests roll the database back, and with it the versions
+    the keys carry)."""
+    _local.clear()
+    _fast.clear()
+    page_hot_forget()
 
 
 def _fast_key(request: HttpRequest) -> str | None:
@@ -327,11 +334,11 @@ def _validator_row(sql: str, params: tuple[object, ...]) -> tuple[object, ...] |
         return cursor.fetchone()
 
 
-def _validator_holds(validator: Validator) -> bool:
-    """Whether the page the validator came with is still current. A query that fails (a
-    connection the server closed) closes the connection and says no: the request goes
-    through the stack, which opens another."""
-    sql, params, expected = validator
+def _validator_read(validator: Validator) -> tuple[object, ...] | None:
+    """The row the validator reads now, None when there is none or the query failed: a
+    query that fails (a connection the server closed) closes the connection, and the
+    request goes through the stack, which opens another."""
+    sql, params, _ = validator
     try:
         row = _validator_row(sql, params)
     except (DatabaseError, psycopg.Error):
@@ -340,8 +347,29 @@ def _validator_holds(validator: Validator) -> bool:
         logger.warning("a published page's validator failed: served by the stack", exc_info=True)
         with contextlib.suppress(DatabaseError, psycopg.Error):
             connection.close()
-        return False
-    return row is not None and tuple(row) == expected
+        return None
+    return tuple(row) if row is not None else None
+
+
+def _fast_before(
+    request: HttpRequest, entry: _FastEntry, row: tuple[object, ...]
+) -> tuple[CachedPage | None, str]:
+    """The version before of a page whose validator no longer holds, while a worker renders
+    the new one ahead (klinzha_site.page_prerender), and the number of the version being
+    made: served as the stack would serve it (_page_obtain), without the stack. None when
+    the stack must answer: no worker at it, the new version already made (it is then the
+    newest), nothing recent enough."""
+    version = entry.version
+    if version is None or not version.prerender:
+        return None, ""
+    number = row[version.number_at]
+    if not isinstance(number, int) or pages_ahead_number(request, scope=version.scope) < number:
+        return None, ""
+    newest = cache.get(_newest_key(scope=version.scope, named=entry.named))
+    if newest is None or newest.number >= number or time.time() - newest.read_at > STALE_SECONDS:
+        return None, ""
+    page_hot_note(request, scope=version.scope, named=entry.named)
+    return page_get(newest.page_key), str(number)
 
 
 class PublishedPageMiddleware:
@@ -355,6 +383,13 @@ class PublishedPageMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        if request.method in ("GET", "HEAD"):
+            return self._read(request)
+        # A change's writer reads their own change next, never a page from before it.
+        with versions_written_follow(request):
+            return self.get_response(request)
+
+    def _read(self, request: HttpRequest) -> HttpResponseBase:
         key = _fast_key(request)
         if key is not None:
             entry = _fast.get(key)
@@ -366,14 +401,14 @@ class PublishedPageMiddleware:
                 shared = page is None
                 if shared:
                     page = cache.get(entry.page_key)
-                if page is not None and _validator_holds(entry.validator):
-                    if shared:
-                        _local.put(entry.page_key, page)
-                    response = _page_response(request, page)
-                    for name, value in entry.headers:
-                        if name.lower() not in response.headers or name.lower() == "vary":
-                            response[name] = value
-                    return response
+                row = _validator_read(entry.validator) if page is not None else None
+                behind = ""
+                if row is not None and row != entry.validator[2]:
+                    page, behind = _fast_before(request, entry, row)
+                elif shared and page is not None:
+                    _local.put(entry.page_key, page)
+                if page is not None and row is not None:
+                    return self._fast_answer(request, page, entry, behind)
         response = self.get_response(request)
         fast = getattr(response, "kz_fast", None)
         # Only a 200 has every header to copy (a 304 has not).
@@ -384,5 +419,17 @@ class PublishedPageMiddleware:
                 for name, value in response.items()
                 if name.lower() not in FAST_SKIPPED_HEADERS
             )
-            _fast.put(key, _FastEntry(fast[0], fast[1], headers))  # type: ignore[index]
+            _fast.put(key, _FastEntry(fast[0], fast[1], headers, fast[2], fast[3]))  # type: ignore[index]
+        return response
+
+    @staticmethod
+    def _fast_answer(
+        request: HttpRequest, page: CachedPage, entry: _FastEntry, behind: str
+    ) -> HttpResponseBase:
+        response = page_response(request, page)
+        for name, value in entry.headers:
+            if name.lower() not in response.headers or name.lower() == "vary":
+                response[name] = value
+        if behind:
+            response["X-KZ-Stale"] = behind
         return response

@@ -7,9 +7,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection
+from django.db.models import Q, QuerySet
 
-from klinzha_site.page_cache import Validator
-from tournaments.formats import points_shown
+from klinzha_site.page_cache import PageVersion
+from tournaments.formats import points_formatter, points_shown
 from tournaments.models import (
     AuditEntry,
     Club,
@@ -23,10 +24,10 @@ from tournaments.scoring import ScoringSettings
 from tournaments.selectors import (
     game_result_counted,
     penalty_effects,
-    player_games,
     scoring_settings,
     standings_compute,
 )
+from tournaments.standings import scores_after
 
 # Forfeits as chess-results prints them: no battle was fought, so no points are shown.
 FORFEIT_MARKS = {
@@ -91,19 +92,24 @@ def round_pairing_rows(*, tournament: Tournament, round: Round) -> list[PairingR
             "player_id", "start_rank", "rating"
         )
     }
+    shown = points_formatter()
     scores: dict[int, str] = {}
     if round.number > 1:
-        before = standings_compute(tournament=tournament, after_round=round.number - 1)
-        scores = {row.entrant.id: points_shown(row.score) for row in before}
+        # From the standings every page of this version shares: a result of this round
+        # changes the version, never these scores.
+        now = standings_compute(tournament=tournament)
+        scores = {pid: shown(x) for pid, x in scores_after(now, round.number - 1).items()}
     settings = scoring_settings(tournament=tournament)
     effects = penalty_effects(tournament=tournament)
+    # Each result's marks once, not once a board.
+    marks_of: dict[str, tuple[str, str]] = {r: result_marks(r, settings) for r in Game.Result}
     rows = []
     for g in round.games.all():
         bye = ""
         marks, penalized = ("", ""), False
         if g.kind == Game.Kind.GAME and g.second is not None:
             counted, penalized = game_result_counted(game=g, tournament=tournament, effects=effects)
-            marks = result_marks(counted, settings)
+            marks = marks_of.get(counted, ("", ""))
         elif g.bye_points is not None:
             bye = points_shown(float(g.bye_points))
         elif g.kind == Game.Kind.BYE:
@@ -123,6 +129,12 @@ def round_pairing_rows(*, tournament: Tournament, round: Round) -> list[PairingR
     return rows
 
 
+def rounds_published(*, tournament: Tournament) -> QuerySet[Round]:
+    """The published rounds in order, without their games (round_list's, for a page that
+    only names them)."""
+    return tournament.rounds.exclude(status=Round.Status.DRAFT)
+
+
 @dataclass(frozen=True)
 class PlayerGame:
     """One of a player's games from their side: placed first or not, the opponent, and the
@@ -133,6 +145,16 @@ class PlayerGame:
     opponent: Player | None
     marks: tuple[str, str]
     penalized: bool
+
+
+def player_games(*, player: Player) -> QuerySet[Game]:
+    """A player's games in published rounds, their events' newest first."""
+    return (
+        Game.objects.filter(Q(first=player) | Q(second=player))
+        .exclude(round__status=Round.Status.DRAFT)
+        .select_related("round__tournament", "first", "second")
+        .order_by("-round__tournament__start_date", "round__number")
+    )
 
 
 def player_game_rows(*, player: Player) -> list[PlayerGame]:
@@ -205,24 +227,39 @@ def tournament_audited_version_get(*, slug: str) -> tuple[int, int, str | None] 
     return (row[0], row[1], row[2]) if row is not None else None
 
 
-def tournament_page_version_get(
-    *, slug: str, audited: bool = False
-) -> tuple[str, Validator] | None:
-    """What a tournament's published page is cached under (its id and version, and the audit
-    trail's head when the page shows it) and the validator that checks it still holds; None
-    when there is no such tournament. One query."""
+def tournament_page_scope(pk: int) -> str:
+    """What a tournament's published pages are versions of, in the page cache."""
+    return f"t{pk}"
+
+
+def tournament_page_version_get(*, slug: str, audited: bool = False) -> PageVersion | None:
+    """The version of a tournament's published page (its id and version, and the audit
+    trail's head when the page shows it), with the validator that checks it still holds;
+    None when there is no such tournament. One query. A worker renders these pages ahead
+    when the version changes (KZ_PAGE_PRERENDER)."""
     if audited:
         found = tournament_audited_version_get(slug=slug)
         if found is None:
             return None
         pk, number, head = found
-        validator = (AUDITED_VERSION_BY_ID_SQL, (pk,), (number, head))
-        return f"t{pk}:v{number}:a{head or '-'}", validator
+        return PageVersion(
+            scope=tournament_page_scope(pk),
+            stamp=f"t{pk}:v{number}:a{head or '-'}",
+            number=number,
+            validator=(AUDITED_VERSION_BY_ID_SQL, (pk,), (number, head)),
+            prerender=True,
+        )
     plain = tournament_version_get(slug=slug)
     if plain is None:
         return None
     pk, number = plain
-    return f"t{pk}:v{number}", (VERSION_BY_ID_SQL, (pk,), (number,))
+    return PageVersion(
+        scope=tournament_page_scope(pk),
+        stamp=f"t{pk}:v{number}",
+        number=number,
+        validator=(VERSION_BY_ID_SQL, (pk,), (number,)),
+        prerender=True,
+    )
 
 
 # What a player's page shows of them and of their events, in one row (plain SQL, as above).
@@ -239,16 +276,22 @@ PLAYER_VERSION_SQL = (
 )
 
 
-def player_version_get(*, pk: int) -> tuple[str, tuple[object, ...]] | None:
-    """What a player's public page shows, summed up in one string: their own row and club,
-    and the versions of every event they entered (an opponent's name or a result there
-    changes that event's version; versions only grow, so their sum does too). None when
-    there is no such player; else the string and the row it sums up (PLAYER_VERSION_SQL).
-    One query."""
+def player_version_get(*, pk: int) -> PageVersion | None:
+    """What a player's public page shows, summed up: their own row and club, and the
+    versions of every event they entered (an opponent's name or a result there changes that
+    event's version; versions only grow, so their sum does too, and orders the page's
+    versions). None when there is no such player. One query (PLAYER_VERSION_SQL, which
+    checks it still holds)."""
     with connection.cursor() as cursor:
         cursor.execute(PLAYER_VERSION_SQL, [pk, pk])
         row = cursor.fetchone()
     if row is None:
         return None
     digest = hashlib.blake2b(repr(tuple(row)).encode(), digest_size=10).hexdigest()
-    return f"{pk}:{digest}", tuple(row)
+    return PageVersion(
+        scope=f"p{pk}",
+        stamp=f"p{pk}:{digest}",
+        number=int(row[5]),
+        validator=(PLAYER_VERSION_SQL, (pk, pk), tuple(row)),
+        number_at=5,
+    )

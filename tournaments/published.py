@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 
 from klinzha_site.page_cache import page_serve
+from klinzha_site.page_prerender import pages_prerender
 from tournaments import page_selectors
 
 
@@ -42,6 +43,11 @@ def tournament_published_serve(
     version = page_selectors.tournament_page_version_get(slug=slug, audited=audited)
     if version is None:
         raise Http404(missing)
-    stamp, validator = version
-    key = f"{stamp}:{name}:{query_key(query=request.GET, params=params)}"
-    return page_serve(request, key=key, render=render, validator=validator, personalize=personalize)
+    key = f"{name}:{query_key(query=request.GET, params=params)}"
+    return page_serve(request, key=key, render=render, version=version, personalize=personalize)
+
+
+def tournament_pages_prerender(*, tournament_id: int) -> int:
+    """Render ahead the tournament's published pages its readers read lately (after a
+    change: each is made for the new version before a reader asks again); how many."""
+    return pages_prerender(scope=page_selectors.tournament_page_scope(tournament_id))

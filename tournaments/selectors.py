@@ -9,7 +9,9 @@ from typing import Any
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils.translation import gettext
 
+from klinzha_site.build import build_id
 from klinzha_site.memo import ProcessMemo, transaction_open
+from klinzha_site.single_flight import shared_make
 from klinzha_site.user_types import AnyUser
 from tournaments.audit import audit_head
 from tournaments.models import (
@@ -34,6 +36,8 @@ from tournaments.standings import (
     StandingRow,
     compute_standings,
     crosstable_rows,
+    standings_pack,
+    standings_unpack,
 )
 
 FIRST_OUTCOME = {
@@ -91,8 +95,11 @@ def round_results(*, tournament: Tournament) -> tuple[list[RoundResult], int]:
     results: list[RoundResult] = []
     append = results.append
     pending_rounds: set[int] = set()
-    played = Game.objects.filter(round__tournament=tournament).exclude(
-        round__status=Round.Status.DRAFT
+    # Their default order less its constant part (the tournament's, a join and sort: half the time).
+    played = (
+        Game.objects.filter(round__tournament=tournament)
+        .exclude(round__status=Round.Status.DRAFT)
+        .order_by("round__number", "board")
     )
     two_person = tournament.result_confirmation
     if two_person:
@@ -146,8 +153,8 @@ def round_results(*, tournament: Tournament) -> tuple[list[RoundResult], int]:
             marked = True
         else:
             p1, p2, marked = points_of[out], points_of[back], False
-        append(RoundResult(number, first, second, out, p1, True, penalized=marked))
-        append(RoundResult(number, second, first, back, p2, False, penalized=marked))
+        append(RoundResult(number, first, second, out, p1, True, True, marked))
+        append(RoundResult(number, second, first, back, p2, False, True, marked))
     completed = 0
     for n in sorted(numbers):
         if n in pending_rounds:
@@ -319,8 +326,8 @@ def entrants(*, tournament: Tournament) -> list[Entrant]:
 def standings_compute(
     *, tournament: Tournament, after_round: int | None = None
 ) -> tuple[StandingRow, ...]:
-    """The standings (after round `after_round` only: the rounds from 1 to it, as they stood
-    then), cached until a result, registration or setting changes."""
+    """The standings (after round `after_round` only: rounds 1 to it, as they stood then),
+    kept until a result, registration or setting changes, here and shared (made once)."""
     stamp = (
         Tournament.objects.filter(pk=tournament.pk)
         .values_list("published_version", "created_at")
@@ -328,32 +335,36 @@ def standings_compute(
     )
     key = (tournament.pk, stamp, after_round)
     rows = _standings_memo.get(key)
-    if rows is None:
-        results, completed = round_results(tournament=tournament)
-        if after_round is not None:
-            results = [r for r in results if r.round <= after_round]
-            completed = min(completed, after_round)
-        rounds_played = max((r.round for r in results), default=0)
-        rows = tuple(
-            compute_standings(
-                entrants(tournament=tournament),
-                results,
-                tiebreaks=tournament.tiebreak_list,
-                rounds_completed=max(completed, rounds_played),
-            )
-        )
-        if not transaction_open():
-            _standings_memo.put(key, rows)
+    if rows is not None:
+        return rows
+    if transaction_open() or stamp is None:
+        return _standings_make(tournament=tournament, after_round=after_round)
+    version = f"t{tournament.pk}:{stamp[1].isoformat()}:v{stamp[0]}:r{after_round or '-'}"
+    rows = shared_make(
+        key=f"kz:standings:{build_id()}:{version}",
+        make=lambda: _standings_make(tournament=tournament, after_round=after_round),
+        pack=standings_pack,
+        unpack=standings_unpack,
+        keep=600,  # every change makes a new key; a quiet event's are soon made again
+        wait=1.0,  # they take tens of milliseconds
+    )
+    _standings_memo.put(key, rows)
     return rows
 
 
-# The last standings computed in this process, keyed by tournament, its published version
-# and creation time (so a reused id never finds another event's rows), and the round they
-# stop after. Process-local on purpose: reading 1,000 rows back from a shared cache
-# (unpickling 11,000 round results) costs about as much as computing them, and the published
-# pages built from them are shared through the page cache anyway. Shared by every caller and
-# thread, so a tuple of frozen rows; rows read inside a transaction are never kept (it may
-# roll back, and the next committed change would carry the same version).
+def _standings_make(*, tournament: Tournament, after_round: int | None) -> tuple[StandingRow, ...]:
+    results, completed = round_results(tournament=tournament)
+    if after_round is not None:
+        results = [r for r in results if r.round <= after_round]
+        completed = min(completed, after_round)
+    done = max(completed, max((r.round for r in results), default=0))
+    field, tiebreaks = entrants(tournament=tournament), tournament.tiebreak_list
+    return tuple(compute_standings(field, results, tiebreaks=tiebreaks, rounds_completed=done))
+
+
+# This process's last standings (by tournament, version and creation time: a reused id finds
+# no other event's; the round they stop after), shared by every caller and thread (frozen),
+# never rows read in a transaction (it may roll back; the next change reuses its version).
 _standings_memo: ProcessMemo[tuple[StandingRow, ...]] = ProcessMemo(size=16)
 
 
@@ -374,15 +385,6 @@ def crosstable_get(*, tournament: Tournament) -> Crosstable:
     rows = standings_compute(tournament=tournament)
     n = tournament.rounds.exclude(status=Round.Status.DRAFT).count()
     return Crosstable(rows, crosstable_rows(rows, n), n, tournament.tiebreak_list)
-
-
-def player_games(*, player: Player) -> QuerySet[Game]:
-    return (
-        Game.objects.filter(Q(first=player) | Q(second=player))
-        .exclude(round__status=Round.Status.DRAFT)
-        .select_related("round__tournament", "first", "second")
-        .order_by("-round__tournament__start_date", "round__number")
-    )
 
 
 def crosstable_json(*, tournament: Tournament) -> dict[str, Any]:

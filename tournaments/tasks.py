@@ -6,6 +6,8 @@ from celery import shared_task
 from celery.signals import worker_ready
 
 from klinzha_site.celery_options import RELIABLE
+from tournaments.published import tournament_pages_prerender
+from tournaments.services.common import PAGES_RENDER_TASK
 from tournaments.services.pairing_jobs import (
     PAIR_ROUND_TASK,
     PAIRING_SWEEP_TASK,
@@ -23,6 +25,13 @@ def pair_round_task(job_id: int) -> str:
 def pairing_jobs_sweep_task() -> int:
     """The pairing jobs' sweep, every KZ_SWEEP_EVERY seconds from the beat schedule."""
     return pairing_jobs_fail_stale()
+
+
+@shared_task(name=PAGES_RENDER_TASK, ignore_result=True)
+def published_pages_render_task(tournament_id: int) -> int:
+    """A tournament's pages its readers read lately, rendered ahead once its version changed
+    (lost, the readers render them themselves)."""
+    return tournament_pages_prerender(tournament_id=tournament_id)
 
 
 @worker_ready.connect

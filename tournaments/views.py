@@ -25,7 +25,7 @@ from klinzha_site.page_cache import page_serve, page_splice
 from klinzha_site.parsing import ascii_int_or_none
 from tournaments import page_selectors, selectors
 from tournaments.audit import audit_head
-from tournaments.formats import points_shown
+from tournaments.formats import points_formatter, points_shown
 from tournaments.models import Player, Tournament
 from tournaments.published import tournament_published_serve
 from tournaments.standings import StandingRow
@@ -141,7 +141,7 @@ def _tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "tournaments/detail.html",
         {
             "t": t,
-            "rounds": selectors.round_list(tournament=t),
+            "rounds": page_selectors.rounds_published(tournament=t),
             "players": selectors.entrants(tournament=t),
             "audit_head": audit_head(tournament=t),
         },
@@ -182,9 +182,9 @@ def _standings(request: HttpRequest, slug: str) -> HttpResponse:
         raise Http404("no such round")
     rows = selectors.standings_compute(tournament=t, after_round=after)
     tiebreaks = t.tiebreak_list
+    shown = points_formatter()
     table = [
-        (row, points_shown(row.score), [points_shown(row.tiebreaks[tb]) for tb in tiebreaks])
-        for row in rows
+        (row, shown(row.score), [shown(row.tiebreaks[tb]) for tb in tiebreaks]) for row in rows
     ]
     return render(
         request,
@@ -207,12 +207,13 @@ def crosstable(request: HttpRequest, slug: str) -> HttpResponseBase:
 def _crosstable(request: HttpRequest, slug: str) -> HttpResponse:
     t = _tournament(slug)
     table = selectors.crosstable_get(tournament=t)
+    shown = points_formatter()
     lines = [
         (
             row,
             [c.text() for c in cells],
-            points_shown(row.score),
-            [points_shown(row.tiebreaks[tb]) for tb in table.tiebreaks],
+            shown(row.score),
+            [shown(row.tiebreaks[tb]) for tb in table.tiebreaks],
         )
         for row, cells in zip(table.rows, table.cells, strict=True)
     ]
@@ -286,9 +287,9 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponseBase:
         raise Http404("no such player")
     return page_serve(
         request,
-        key=f"p{version[0]}:{request.path}",
+        key=request.path,
         render=lambda: _player_detail(_anonymous(request), pk),
-        validator=(page_selectors.PLAYER_VERSION_SQL, (pk, pk), version[1]),
+        version=version,
     )
 
 

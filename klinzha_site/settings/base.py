@@ -138,6 +138,18 @@ KZ_PAGE_VALIDATOR_PREPARED = env.bool("KZ_PAGE_VALIDATOR_PREPARED", default=True
 # no release serves another's bytes. Unset, a hash of the code, templates and translations
 # stands for it (klinzha_site.build).
 KZ_BUILD_ID = env("KZ_BUILD_ID", default="").strip()
+# Every cache key carries a hash of the database (engine, host, port, name) and of this
+# (klinzha_site.cache_keys): set it when two deployments share one Redis and their databases
+# are named alike on hosts spelled alike (each machine its own 127.0.0.1).
+KZ_DEPLOYMENT_ID = env("KZ_DEPLOYMENT_ID", default="").strip()
+# Published pages while the data changes (klinzha_site.page_cache): one process renders a
+# page's new version, holding a lock for at most KZ_PAGE_RENDER_LOCK_SECONDS; meanwhile the
+# others answer with the version before, if what it shows was read less than
+# KZ_PAGE_STALE_SECONDS ago (else they wait for the render, at most
+# KZ_PAGE_RENDER_WAIT_SECONDS, then render it themselves).
+KZ_PAGE_RENDER_LOCK_SECONDS = env.float("KZ_PAGE_RENDER_LOCK_SECONDS", default=5.0)
+KZ_PAGE_STALE_SECONDS = env.float("KZ_PAGE_STALE_SECONDS", default=3.0)
+KZ_PAGE_RENDER_WAIT_SECONDS = env.float("KZ_PAGE_RENDER_WAIT_SECONDS", default=2.0)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env("REDIS_URL", default="")
@@ -150,6 +162,7 @@ if REDIS_URL:
             "BACKEND": "klinzha_site.redis_outage.OutageLoggedRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": env("CACHE_KEY_PREFIX", default="kz"),
+            "KEY_FUNCTION": "klinzha_site.cache_keys.cache_key_make",
             "OPTIONS": {
                 "IGNORE_EXCEPTIONS": True,
                 "SOCKET_CONNECT_TIMEOUT": 0.5,
@@ -163,11 +176,19 @@ if REDIS_URL:
     CELERY_RESULT_BACKEND = REDIS_URL
     CELERY_TASK_ALWAYS_EAGER = False
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "KEY_FUNCTION": "klinzha_site.cache_keys.cache_key_make",
+        }
+    }
     CELERY_BROKER_URL = "memory://"
     CELERY_RESULT_BACKEND = "cache+memory://"
     CELERY_TASK_ALWAYS_EAGER = True
     CELERY_TASK_EAGER_PROPAGATES = True
+# A change's worker renders the published pages readers read lately before they ask again
+# (klinzha_site.page_prerender): with workers only (REDIS_URL), else readers render them.
+KZ_PAGE_PRERENDER = env.bool("KZ_PAGE_PRERENDER", default=bool(REDIS_URL))
 # A worker killed mid-task must not lose it: acknowledge only once the task is done.
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True

@@ -8,6 +8,9 @@ from klinzha_site.settings.base import *  # noqa: F403
 SECRET_KEY = "test-secret-key-not-for-production-0123456789abcdefghijklmnopqrstuvwxyz"
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 DEBUG = False
+# No page is rendered ahead by a worker unless a test asks for it: a test reading a page
+# right after a change would otherwise race the worker's render.
+KZ_PAGE_PRERENDER = False
 
 
 def _redis_db_of_worker(url: str, worker: str) -> str:

@@ -3,7 +3,6 @@ another process, through Redis, delay the login form of this one."""
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 
@@ -11,6 +10,8 @@ import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
+
+from tests.workers import service_env
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db]
 
@@ -25,9 +26,10 @@ for _ in range({n}):
 
 def test_failures_in_another_process_delay_this_one():
     get_user_model().objects.create_user("arb", password="right-password-1")
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "klinzha_site.settings.test"}
+    # Another process of the same deployment: the same database (every cache key carries
+    # its identity) and Redis.
     code = COUNT.format(n=settings.KZ_LOGIN_DELAY_AFTER)
-    subprocess.run([sys.executable, "-c", code], env=env, check=True, timeout=60)
+    subprocess.run([sys.executable, "-c", code], env=service_env(), check=True, timeout=60)
     client = Client()
     resp = client.post("/accounts/login/", {"username": "arb", "password": "right-password-1"})
     assert resp.status_code == 429 and "try again in" in resp.content.decode()

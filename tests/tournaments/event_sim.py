@@ -31,6 +31,7 @@ from klinzha_site.errors import Conflict
 from tournaments import selectors, services
 from tournaments.models import ByeRequest, Game, Penalty, Registration, Round, Tournament
 from tournaments.pairing import berger_round, knockout_bracket
+from tournaments.standings import scores_after
 
 Draw = Callable[[st.SearchStrategy[Any]], Any]
 
@@ -405,6 +406,10 @@ def check_standings(t: Tournament, penalties: Sequence[tuple[int, int, str]]) ->
     assert [(s.rank, s.entrant.name, s.score) for s in standings] == [
         (r["rank"], r["name"], r["score"]) for r in rows
     ]
+    # The points before each round its pairings print, read from the standings of now.
+    for number in range(1, rounds + 1):
+        before = selectors.standings_compute(tournament=t, after_round=number)
+        assert scores_after(standings, number) == {s.entrant.id: s.score for s in before}
     in_a_round = set()
     for g in Game.objects.filter(round__tournament=t, round__status=Round.Status.PUBLISHED):
         in_a_round |= {g.first_id, g.second_id} - {None}

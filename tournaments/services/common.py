@@ -3,15 +3,20 @@ the published pages' version."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
-from django.db import connection
-from django.db.models import F
+from django.db import connection, transaction
+from django.db.models import F, QuerySet
 from django.utils.translation import gettext, ngettext
 
 from klinzha_site.errors import Conflict
+from klinzha_site.page_prerender import pages_ahead_mark
+from klinzha_site.tasking import task_send
 from klinzha_site.user_types import AnyUser
+from klinzha_site.written_versions import version_tracked, version_written
 from tournaments.models import Game, Registration, Round, Tournament
+from tournaments.page_selectors import tournament_page_scope
 from tournaments.roles import Role, role_require, user_is_official
 from tournaments.selectors import (
     ROUND_ROBINS,
@@ -156,20 +161,48 @@ def published_version_bump(tournament: Tournament) -> None:
     """Invalidate cached standings and published pages (standings, crosstable, pairings,
     player pages, their CSV, JSON and API forms): their cache keys carry this version, so
     every change to what they show bumps it, in the transaction that makes the change."""
-    Tournament.objects.filter(pk=tournament.pk).update(published_version=F("published_version") + 1)
+    bumped = Tournament.objects.filter(pk=tournament.pk)
+    bumped.update(published_version=F("published_version") + 1)
+    _versions_written_tell(bumped)
+
+
+# The task that renders a tournament's pages its readers read lately, once its version changed.
+PAGES_RENDER_TASK = "tournaments.published_pages_render"
+
+
+def _versions_written_tell(bumped: QuerySet[Tournament]) -> None:
+    """Once the change commits, tell the page cache the versions it made: the user of the
+    request that made it never reads a page from before it (klinzha_site.written_versions);
+    and have a worker render ahead the pages readers read lately (KZ_PAGE_PRERENDER: with
+    workers, no reader waits for those renders). A service called outside a request, with
+    no worker to render, has nobody to tell."""
+    prerender = bool(getattr(settings, "KZ_PAGE_PRERENDER", False))
+    if not (prerender or version_tracked()):
+        return
+    versions = list(bumped.values_list("pk", "published_version"))
+
+    def tell() -> None:
+        for pk, number in versions:
+            scope = tournament_page_scope(pk)
+            version_written(scope=scope, number=number)
+            if prerender:
+                pages_ahead_mark(scope=scope, number=number)
+                task_send(PAGES_RENDER_TASK, pk)
+
+    transaction.on_commit(tell)
 
 
 def published_version_bump_for_game(*, game_id: int) -> None:
     """published_version_bump for the event of a game changed outside a tournament service
     (the first colour a validated record names)."""
-    Tournament.objects.filter(rounds__games__pk=game_id).update(
-        published_version=F("published_version") + 1
-    )
+    bumped = Tournament.objects.filter(rounds__games__pk=game_id)
+    bumped.update(published_version=F("published_version") + 1)
+    _versions_written_tell(bumped)
 
 
 def published_version_bump_for_player(*, player_id: int) -> None:
     """published_version_bump for every event a player entered (their name, club or rating
     shows on each one's pages)."""
-    Tournament.objects.filter(registrations__player_id=player_id).update(
-        published_version=F("published_version") + 1
-    )
+    bumped = Tournament.objects.filter(registrations__player_id=player_id)
+    bumped.update(published_version=F("published_version") + 1)
+    _versions_written_tell(bumped)
