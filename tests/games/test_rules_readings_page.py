@@ -4,7 +4,6 @@ the ending the moves decide)."""
 
 from __future__ import annotations
 
-import random
 from datetime import date
 from pathlib import Path
 
@@ -12,10 +11,9 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from games import services
-from rules.position import Move
 from tests.games.conftest import done
 from tests.games.test_game_page import named, verdict_text
-from tests.rules.test_italian import _record_text, fresh
+from tests.rules.test_italian import _record_text, setup_before_last_placement
 from tests.rules.test_readings import crown_record
 from tournaments import services as tournament_services
 from tournaments.models import Game
@@ -67,11 +65,7 @@ def test_the_reply_to_a_crowning_ends_the_battle_by_the_crown_on_the_page(client
 def test_a_last_placer_with_no_safe_placement_loses_by_deadlock_on_the_page(client):
     """Item 20: the side that cannot place correctly has lost (reminder 8)."""
     for seed in range(60):
-        rng = random.Random(seed)
-        pos, moves = fresh(), list[Move]()
-        while pos.ply < pos.setup_plies - 1:
-            moves.append(rng.choice(pos.generate_moves()))
-            pos = pos.apply(moves[-1])
+        pos, moves = setup_before_last_placement(seed)
         legal = pos.generate_legal_moves()
         if legal and not any(pos.is_safe(m) for m in legal):
             break

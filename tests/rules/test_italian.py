@@ -162,18 +162,23 @@ def test_no_warrior_behind_the_own_blockader():
     play(pos, "B→H23")
 
 
+def setup_before_last_placement(seed: int) -> tuple[ItalianPosition, list[Move]]:
+    """A random setup of seed `seed` up to the first placer's last placement: the position
+    and the placements made."""
+    rng = random.Random(seed)
+    pos, moves = fresh(), list[Move]()
+    while pos.ply < pos.setup_plies - 1:
+        moves.append(rng.choice(pos.generate_moves()))
+        pos = pos.apply(moves[-1])
+    return pos, moves
+
+
 def test_setup_that_leaves_the_goal_open_is_refused():
     # The first placer's last placement: if the second placer, moving first, could capture
     # the Goal, the setup is made again (reminder 4): such a ply is not generated, the
     # validator refuses it, and while a safe placement is left the position is no deadlock.
     for seed in range(400):
-        rng = random.Random(seed)
-        pos = fresh()
-        moves = []
-        while pos.ply < pos.setup_plies - 1:
-            m = rng.choice(pos.generate_moves())
-            moves.append(m)
-            pos = pos.apply(m)
+        pos, moves = setup_before_last_placement(seed)
         legal = pos.generate_legal_moves()
         unsafe = [m for m in legal if not pos.is_safe(m)]
         if not unsafe or len(unsafe) == len(legal):
@@ -570,12 +575,7 @@ def test_a_warrior_does_not_advance_and_fall_back_in_one_move():
 def test_a_last_placer_with_no_safe_placement_is_deadlocked():
     # Reminder 8: the side that cannot move correctly has lost; a placement is its move.
     for seed in range(60):
-        rng = random.Random(seed)
-        pos = fresh()
-        moves = []
-        while pos.ply < pos.setup_plies - 1:
-            moves.append(rng.choice(pos.generate_moves()))
-            pos = pos.apply(moves[-1])
+        pos, moves = setup_before_last_placement(seed)
         legal = pos.generate_legal_moves()
         if not legal or any(pos.is_safe(m) for m in legal):
             continue
