@@ -1,0 +1,56 @@
+"""Clubs and players."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Club(models.Model):
+    name = models.CharField(_("name"), max_length=120, unique=True)
+    short_name = models.CharField(_("short name"), max_length=20, blank=True)
+    city = models.CharField(_("city"), max_length=80, blank=True)
+    country = models.CharField(_("country"), max_length=3, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    name = models.CharField(_("name"), max_length=120)
+    club = models.ForeignKey(
+        Club, null=True, blank=True, on_delete=models.SET_NULL, related_name="players"
+    )
+    federation = models.CharField(_("federation"), max_length=3, blank=True)
+    rating = models.PositiveIntegerField(_("rating"), default=0)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="player",
+    )
+    # The language the player's mails are written in: the one they last logged in with, or
+    # the arbiter's when invited; blank until then (the site's default).
+    language = models.CharField(_("language of mails"), max_length=8, blank=True, default="")
+    # Who manages the player (edits them, links their account, invites them): the organizer
+    # who made them, or whose event's page an arbiter made them on; null, staff only.
+    # Registering the player into an event neither gives nor takes this (roles.py).
+    managed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="managed_players",
+        verbose_name=_("managed by"),
+    )
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
