@@ -97,6 +97,9 @@ class _Newest:
     stamp: str
     page_key: str
     read_at: float
+    # The row its version's validator read (None: no validator): the fast path serves this
+    # page as the current one to whoever's validator now reads the same.
+    row: tuple[object, ...] | None = None
 
 
 def page_serve(
@@ -230,7 +233,8 @@ def _newest_mark(*, named: str, version: PageVersion, page_key: str, read_at: fl
     key = _newest_key(scope=version.scope, named=named)
     known = cache.get(key)
     if known is None or known.number <= version.number:
-        cache.set(key, _Newest(version.number, version.stamp, page_key, read_at), TIMEOUT)
+        row = version.validator[2] if version.validator is not None else None
+        cache.set(key, _Newest(version.number, version.stamp, page_key, read_at, row), TIMEOUT)
         if known is not None and known.page_key != page_key:
             # Superseded: served a few seconds more at most, then only memory (a running
             # round makes a version of each page every few seconds).
@@ -248,11 +252,18 @@ def _page_before(
     newest = cache.get(_newest_key(scope=version.scope, named=named))
     if newest is None or newest.stamp == version.stamp or newest.number > version.number:
         return None
-    if time.time() - newest.read_at > STALE_SECONDS:
+    if not _before_servable(newest, number=version.number):
         return None
     if newest.number < seen_number(request, scope=version.scope):
         return None
     return page_get(newest.page_key)
+
+
+def _before_servable(newest: _Newest, *, number: int) -> bool:
+    """Whether the page `newest` may stand in for version `number` while that one is made:
+    the version just before it (never two behind), showing the database as it was less
+    than STALE_SECONDS ago (docs/performance.md, "While a round is running")."""
+    return number - 1 <= newest.number < number and time.time() - newest.read_at <= STALE_SECONDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -351,25 +362,58 @@ def _validator_read(validator: Validator) -> tuple[object, ...] | None:
     return tuple(row) if row is not None else None
 
 
-def _fast_before(
-    request: HttpRequest, entry: _FastEntry, row: tuple[object, ...]
+def _fast_newer(
+    request: HttpRequest, key: str, entry: _FastEntry, row: tuple[object, ...]
 ) -> tuple[CachedPage | None, str]:
-    """The version before of a page whose validator no longer holds, while a worker renders
-    the new one ahead (klinzha_site.page_prerender), and the number of the version being
-    made: served as the stack would serve it (_page_obtain), without the stack. None when
-    the stack must answer: no worker at it, the new version already made (it is then the
-    newest), nothing recent enough."""
+    """A page whose validator no longer holds, answered without the stack: the page of the
+    version the validator now reads when one is made (another process's render, or a
+    worker's ahead; the entry then follows it), else the version before while a worker
+    renders the new one ahead (klinzha_site.page_prerender), with the number of the version
+    being made, as _page_obtain would serve it. None when the stack must answer."""
     version = entry.version
-    if version is None or not version.prerender:
-        return None, ""
-    number = row[version.number_at]
-    if not isinstance(number, int) or pages_ahead_number(request, scope=version.scope) < number:
+    if version is None:
         return None, ""
     newest = cache.get(_newest_key(scope=version.scope, named=entry.named))
-    if newest is None or newest.number >= number or time.time() - newest.read_at > STALE_SECONDS:
+    if newest is None:
+        return None, ""
+    if newest.row == row and _same_validator(entry, version):
+        page = page_get(newest.page_key)
+        if page is not None:
+            _fast_follow(key, entry, newest)
+        return page, ""
+    number = row[version.number_at]
+    if not version.prerender or not isinstance(number, int):
+        return None, ""
+    if pages_ahead_number(request, scope=version.scope) < number:
+        return None, ""
+    if not _before_servable(newest, number=number):
         return None, ""
     page_hot_note(request, scope=version.scope, named=entry.named)
     return page_get(newest.page_key), str(number)
+
+
+def _same_validator(entry: _FastEntry, version: PageVersion) -> bool:
+    """Whether the entry's validator is its version's (the row the newest page notes)."""
+    return version.validator is not None and entry.validator[:2] == version.validator[:2]
+
+
+def _fast_follow(key: str, entry: _FastEntry, newest: _Newest) -> None:
+    """The request `key` is answered next with the page `newest` (its version now the
+    current one), as if the stack had answered it."""
+    version = entry.version
+    if version is None or version.validator is None or newest.row is None:
+        return
+    sql, params, _ = version.validator
+    validator = (sql, params, newest.row)
+    moved = PageVersion(
+        scope=version.scope,
+        stamp=newest.stamp,
+        number=newest.number,
+        validator=validator,
+        prerender=version.prerender,
+        number_at=version.number_at,
+    )
+    _fast.put(key, _FastEntry(newest.page_key, validator, entry.headers, moved, entry.named))
 
 
 class PublishedPageMiddleware:
@@ -404,7 +448,7 @@ class PublishedPageMiddleware:
                 row = _validator_read(entry.validator) if page is not None else None
                 behind = ""
                 if row is not None and row != entry.validator[2]:
-                    page, behind = _fast_before(request, entry, row)
+                    page, behind = _fast_newer(request, key, entry, row)
                 elif shared and page is not None:
                     _local.put(entry.page_key, page)
                 if page is not None and row is not None:

@@ -213,8 +213,9 @@ def test_the_writer_reads_their_own_result_through_the_pages_and_the_api():
     assert "X-KZ-Stale" not in mine and b'class="num score">1</td>' in mine.content
     assert b'class="num score">1</td>' not in before[page]
 
+    tournament_pages_prerender(tournament_id=t.pk)  # the worker made the first result's pages
     entered(r1.games.get(board=2), "api")
-    assert visitor.get(api)["X-KZ-Stale"]
+    assert visitor.get(api)["X-KZ-Stale"]  # one version behind, never two
     mine = api_user.get(api)
     assert "X-KZ-Stale" not in mine
     scores = {row["name"]: row["score"] for row in mine.json()}
@@ -252,3 +253,43 @@ def test_a_page_made_ahead_is_served_without_a_render_on_the_request():
     assert made == len(paths) and len(renders) == made  # none on the readers' requests
     assert all(a.status_code == 200 and "X-KZ-Stale" not in a for a in answers)
     assert all(a["X-KZ-Version"] == f"t{t.pk}:v{t.published_version + 1}" for a in answers)
+
+
+@pytest.mark.database
+def test_a_page_two_versions_behind_is_never_served():
+    """Version 3 asked while another process renders it and the newest made is version 1:
+    two behind, so the reader waits for version 3 rather than being served version 1."""
+    renders: list[int] = []
+    _serve(1, renders)
+    other = threading.Thread(target=_serve, args=(3, renders), kwargs={"seconds": 0.4})
+    other.start()
+    time.sleep(0.1)  # the other one holds version 3's render lock
+    answer = _serve(3, renders)
+    other.join()
+    assert answer.content == b"<p>standings, version 3</p>" and "X-KZ-Stale" not in answer
+    assert renders == [1, 3]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_fast_path_follows_a_version_another_process_made(django_assert_num_queries):
+    """A visitor's page made anew by another process (here the worker's render ahead) is
+    answered from the fast path, its validator's one query, not through the whole stack;
+    the next request too, the entry following the new version."""
+    officials = officials_make()
+    t, (a, b) = event_make(officials, slug="fast-follows", names=("Ann", "Bob"))
+    r1 = round_make(t, [(a, b)])
+    path = f"/t/{t.slug}/standings/"
+    visitor = Client()
+    visitor.get(path)
+    t.refresh_from_db()
+    assert visitor.get(path)["X-KZ-Version"] == f"t{t.pk}:v{t.published_version}"
+    game = r1.games.get()
+    game.result = Game.Result.DRAW
+    game.save(update_fields=["result"])
+    Tournament.objects.filter(pk=t.pk).update(published_version=t.published_version + 1)
+    assert tournament_pages_prerender(tournament_id=t.pk) == 1
+    for _ in range(2):
+        with django_assert_num_queries(1):
+            answer = visitor.get(path)
+        assert answer.status_code == 200 and "X-KZ-Stale" not in answer
+        assert answer["X-KZ-Version"] == f"t{t.pk}:v{t.published_version + 1}"
