@@ -213,13 +213,15 @@ def staleness(
 
 
 def celery_start() -> subprocess.Popen[bytes]:
-    """One Celery worker process (as the Procfile's, one child): it renders the pages ahead."""
+    """One Celery worker process (as the Procfile's pages line): it renders the pages ahead."""
     env = {**os.environ, **SECRETS, "DJANGO_SETTINGS_MODULE": SETTINGS}
     argv = [
         str(ROOT / ".venv" / "bin" / "celery"),
         "-A",
         "klinzha_site",
         "worker",
+        "-Q",
+        "celery,pages",
         "--concurrency",
         "1",
         "--loglevel",

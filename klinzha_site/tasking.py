@@ -52,10 +52,10 @@ def broker_down_mark(seconds: float | None = None) -> None:
         _down["until"] = time.monotonic() + wait
 
 
-def task_send(name: str, *args: Any) -> bool:
+def task_send(name: str, *args: Any, expires: float | None = None) -> bool:
     """Queue task `name` with `args`; False (logged) when no broker takes it within the
     deadline. In-process mode (CELERY_TASK_ALWAYS_EAGER) runs it at once and lets its
-    errors through."""
+    errors through. `expires`: seconds after which a worker drops it unrun."""
     task = _task(name)
     if settings.CELERY_TASK_ALWAYS_EAGER:
         task.apply_async(args=list(args))
@@ -65,7 +65,9 @@ def task_send(name: str, *args: Any) -> bool:
         return False
     # Nobody reads these tasks' results: without a result the send never waits for the
     # result store either (its reconnection retries took 19 s with Redis down).
-    sent = _senders.submit(task.apply_async, args=list(args), retry=False, ignore_result=True)
+    sent = _senders.submit(
+        task.apply_async, args=list(args), retry=False, ignore_result=True, expires=expires
+    )
     try:
         sent.result(timeout=settings.KZ_TASK_SEND_DEADLINE)
     except SendTimeout as exc:

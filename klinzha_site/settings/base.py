@@ -189,6 +189,12 @@ else:
 # A change's worker renders the published pages readers read lately before they ask again
 # (klinzha_site.page_prerender): with workers only (REDIS_URL), else readers render them.
 KZ_PAGE_PRERENDER = env.bool("KZ_PAGE_PRERENDER", default=bool(REDIS_URL))
+# Those renders have a queue of their own ("pages"), consumed by the Procfile's worker and
+# its pages line (one process kept for them): a burst of record validations never holds a
+# render back. A render still queued after KZ_PAGE_PRERENDER_EXPIRES seconds is dropped
+# unrun (its readers rendered the page meanwhile, and a newer version is on its way).
+CELERY_TASK_ROUTES = {"tournaments.published_pages_render": {"queue": "pages"}}
+KZ_PAGE_PRERENDER_EXPIRES = env.float("KZ_PAGE_PRERENDER_EXPIRES", default=30.0)
 # A worker killed mid-task must not lose it: acknowledge only once the task is done.
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True

@@ -187,7 +187,7 @@ def _versions_written_tell(bumped: QuerySet[Tournament]) -> None:
             version_written(scope=scope, number=number)
             if prerender:
                 pages_ahead_mark(scope=scope, number=number)
-                task_send(PAGES_RENDER_TASK, pk)
+                task_send(PAGES_RENDER_TASK, pk, expires=settings.KZ_PAGE_PRERENDER_EXPIRES)
 
     transaction.on_commit(tell)
 
