@@ -19,7 +19,13 @@ from django.utils.translation import get_language
 
 from klinzha_site.build import build_id
 from klinzha_site.memo import ProcessMemo
-from klinzha_site.page_prerender import page_hot_forget, page_hot_note, pages_ahead_number
+from klinzha_site.page_prerender import (
+    page_hot_forget,
+    page_hot_note,
+    pages_ahead_key,
+    pages_ahead_number,
+    pages_ahead_read,
+)
 from klinzha_site.page_store import (  # noqa: F401 - _LocalTier and page_splice asked for here
     CachedPage,
     _local,
@@ -373,7 +379,12 @@ def _fast_newer(
     version = entry.version
     if version is None:
         return None, ""
-    newest = cache.get(_newest_key(scope=version.scope, named=entry.named))
+    # Both notes in one round trip: this runs for every reader while a version is made.
+    newest_key, ahead_key = _newest_key(scope=version.scope, named=entry.named), ""
+    if version.prerender:
+        ahead_key = pages_ahead_key(version.scope)
+    notes = cache.get_many([newest_key, ahead_key] if ahead_key else [newest_key])
+    newest = notes.get(newest_key)
     if newest is None:
         return None, ""
     if newest.row == row and _same_validator(entry, version):
@@ -384,7 +395,7 @@ def _fast_newer(
     number = row[version.number_at]
     if not version.prerender or not isinstance(number, int):
         return None, ""
-    if pages_ahead_number(request, scope=version.scope) < number:
+    if pages_ahead_read(request, notes.get(ahead_key)) < number:
         return None, ""
     if not _before_servable(newest, number=number):
         return None, ""

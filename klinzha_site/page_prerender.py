@@ -50,8 +50,17 @@ _listed: ProcessMemo[bool] = ProcessMemo(size=10_000)
 _noted: ProcessMemo[float] = ProcessMemo(size=10_000)
 
 
-def _ahead_key(scope: str) -> str:
+def pages_ahead_key(scope: str) -> str:
+    """Where the newest version of `scope` a worker renders ahead is noted (read together
+    with other keys in one round trip: pages_ahead_read)."""
     return f"kz:ahead:{build_id()}:{scope}"
+
+
+def pages_ahead_read(request: HttpRequest, value: object) -> int:
+    """pages_ahead_number from the value read under pages_ahead_key."""
+    if request.META.get(PRERENDER_MARK) or value is None:
+        return 0
+    return int(value)  # type: ignore[call-overload]
 
 
 def pages_ahead_mark(*, scope: str, number: int) -> None:
@@ -59,7 +68,7 @@ def pages_ahead_mark(*, scope: str, number: int) -> None:
     readers read lately: for AHEAD_SECONDS, readers serve the version before rather than
     render them too (the worker's task takes a few milliseconds to start; without this
     mark, readers asking at hundreds a second always took the render first)."""
-    cache.set(_ahead_key(scope), number, AHEAD_SECONDS)
+    cache.set(pages_ahead_key(scope), number, AHEAD_SECONDS)
 
 
 def pages_ahead_number(request: HttpRequest, *, scope: str) -> int:
@@ -67,8 +76,7 @@ def pages_ahead_number(request: HttpRequest, *, scope: str) -> int:
     worker's own requests)."""
     if request.META.get(PRERENDER_MARK):
         return 0
-    number = cache.get(_ahead_key(scope))
-    return int(number) if number is not None else 0
+    return pages_ahead_read(request, cache.get(pages_ahead_key(scope)))
 
 
 def _list_key(scope: str) -> str:
