@@ -379,8 +379,11 @@ def _points_check(
         chess = differences(CHESS)
         without_byes = [tp.start_rank for tp in stated if tp.start_rank not in byes]
 
-        def fits(d: dict[int, tuple[float, float]]) -> int:
-            return sum(1 for rank in without_byes if abs(d[rank][0]) < EPSILON)
+        def fits(d: dict[int, tuple[float, float]]) -> tuple[int, int]:
+            """Players the scoring explains: first those without a pairing bye (whose
+            points no bye's value blurs), then everyone (each bye at its default)."""
+            exact = [rank for rank, (off, _) in d.items() if abs(off) < EPSILON]
+            return (len(set(exact) & set(without_byes)), len(exact))
 
         if fits(chess) > fits(diffs):
             scoring, diffs = CHESS, chess

@@ -38,7 +38,6 @@ _TITLES.update({"wf": "WFM", "wc": "WCM"})
 _TITLES.update({full.lower(): full for full in list(_TITLES.values())})
 _SEXES = {"m": "m", "w": "w", "f": "w"}
 _BIRTH = re.compile(r"[0-9]{4}(/[0-9]{2}/[0-9]{2})?", re.ASCII)
-_ROUND_DATES = re.compile(r"132 {87}( *[0-9]{2}/[0-9]{2}/[0-9]{2})+", re.ASCII)
 
 
 def _points_text(points: float | None) -> str:
@@ -95,12 +94,13 @@ def _is_header(line: str) -> bool:
 
 def _kept_for_engines(extra: list[str]) -> list[str]:
     """The kept records an engine reads without refusing the file: each header record once,
-    round dates only in their columns, no team lines."""
+    no team lines, no round dates (py4swiss reads them nine columns apart, where TRF puts
+    them ten; they play no part in pairing)."""
     seen: set[str] = set()
     out = []
     for line in extra:
         code = line[:3]
-        if code in seen or code == "013" or (code == "132" and not _ROUND_DATES.fullmatch(line)):
+        if code in seen or code in ("013", "132"):
             continue
         if _is_header(line):
             seen.add(code)
