@@ -131,7 +131,8 @@ def xxs_read(value: str, number: int, scoring: dict[str, float]) -> None:
 
 
 def r162_read(value: str, number: int, scoring: dict[str, float]) -> None:
-    """A TRF-2025 `162` line (a result letter, then its points, repeated) into `scoring`."""
+    """A TRF-2025 `162` line (a result letter, then its points, repeated) into `scoring`,
+    what an XXS line declared before kept."""
     items = _162_ITEM.findall(value)
     if not items or _162_ITEM.sub("", value).strip():
         raise TrfError(
@@ -140,7 +141,8 @@ def r162_read(value: str, number: int, scoring: dict[str, float]) -> None:
         )
     for letter, amount in items:
         for key in R162[letter]:
-            scoring[key] = float(amount)
+            # XXS says more (a half-point bye apart from a draw): what it declared stays.
+            scoring.setdefault(key, float(amount))
 
 
 def _points(value: float) -> str:

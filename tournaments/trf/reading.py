@@ -134,7 +134,7 @@ def _record_keep(*, reading: _Reading, line: str, number: int) -> None:
         )
     elif _NATIONAL.fullmatch(code) and not code.startswith(("XX", "BB")):
         rank = line[4:8].strip()
-        if INT.fullmatch(rank):
+        if INT.fullmatch(rank) and line[14:47].strip():  # a start rank and a name
             t.dialect = TRF2025
             reading.national[int(rank)] = line[57:68].strip()
 
