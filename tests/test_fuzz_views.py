@@ -234,7 +234,7 @@ READS: list[tuple[str, str, list[str]]] = [
     ("arbiter round", A + "/round/{n}/", []),
     ("arbiter audit", A + "/audit/", ["player"]),
     ("arbiter withdraw confirm", A + "/entrants/{id}/withdraw/", []),
-    ("arbiter export trf", A + "/export.trf", []),
+    ("arbiter export trf", A + "/export.trf", ["shift"]),
     ("arbiter pairing job", A + "/pairing/{id}/", []),
     ("page game", "/g/{id}/", []),
     ("page status", "/g/{id}/status.json", []),

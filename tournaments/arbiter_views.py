@@ -442,12 +442,15 @@ def penalty_revoke(request: HttpRequest, t: Tournament) -> HttpResponse:
 
 @tournament_role(Role.ARBITER)
 def export_trf(request: HttpRequest, t: Tournament) -> HttpResponse:
-    """The tournament as a FIDE TRF-16 file (the same as `kz trf export`)."""
-    text = tournament_trf(tournament=t)
+    """The tournament as a FIDE TRF file in the dialect it came in (the same as `kz trf
+    export`); `?shift=1` the export for pairing engines (`kz trf export --shift`)."""
+    shift = request.GET.get("shift") == "1"
+    text = tournament_trf(tournament=t, shift=shift)
+    name = f"{t.slug}-shifted.trf" if shift else f"{t.slug}.trf"
     return HttpResponse(
         text.encode("utf-8"),
         content_type="text/plain; charset=utf-8",
-        headers={"Content-Disposition": f'attachment; filename="{t.slug}.trf"'},
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
     )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import date
+from typing import Any
 
 from django.utils import translation
 
@@ -11,7 +12,16 @@ from tournaments.models import ForbiddenPair, Game, Registration, Round, Tournam
 from tournaments.scoring import Outcome
 from tournaments.selectors import standings_compute
 from tournaments.standings import RoundResult
-from tournaments.trf import PENDING, TrfGame, TrfPlayer, TrfTournament, write_trf
+from tournaments.trf import (
+    KLIN_ZHA,
+    PENDING,
+    TRF16,
+    TrfGame,
+    TrfPlayer,
+    TrfScoring,
+    TrfTournament,
+    write_trf,
+)
 
 CODES = {
     Outcome.WIN: "1",
@@ -68,26 +78,58 @@ def tournament_trf(*, tournament: Tournament, shift: bool = False) -> str:
                 name=reg.player.name,
                 rating=reg.rating,
                 federation=reg.player.federation,
+                fide_id=reg.player.fide_id,
+                title=reg.player.title,
+                sex=reg.player.sex,
+                birth=reg.player.birth_date,
                 points=row.score if row else 0.0,
                 rank=row.rank if row else 0,
                 games=entries,
             )
         )
     forbidden = _forbidden_ranks(tournament=tournament, rank_of=rank_of)
-    with translation.override("en"):
-        system = str(tournament.get_pairing_system_display())
+    source = tournament.trf_source or {}
     trf = TrfTournament(
-        name=tournament.name,
-        city=tournament.venue,
-        start_date=_date(tournament.start_date),
-        end_date=_date(tournament.end_date),
         rounds=max(tournament.rounds_planned, played),
-        tournament_type=system,
         players=players,
         forbidden=forbidden,
         withdrawn=[rank_of[r.player_id] for r in regs if r.status != Registration.Status.ACTIVE],
+        extra=list(source.get("lines", [])),
+        dialect=source.get("dialect", TRF16),
     )
-    return write_trf(trf, shift=shift, bye_points=float(tournament.bye_points))
+    _header_fill(trf=trf, tournament=tournament, source=source)
+    scoring = TrfScoring(
+        forfeit_win=float(tournament.forfeit_win_points),
+        forfeit_loss=float(tournament.forfeit_loss_points),
+    )
+    assert scoring.draw == KLIN_ZHA.draw  # the export writes Klin Zha's points (Art. 10.1)
+    return write_trf(trf, shift=shift, bye_points=float(tournament.bye_points), scoring=scoring)
+
+
+def _header_fill(*, trf: TrfTournament, tournament: Tournament, source: Mapping[str, Any]) -> None:
+    """The header records: as the imported file wrote them where the tournament still holds
+    what the import made of them, else the tournament's own values."""
+    with translation.override("en"):
+        system = str(tournament.get_pairing_system_display())
+    current = {
+        "012": (tournament.name, tournament.name),
+        "022": (tournament.venue, tournament.venue),
+        "042": (tournament.start_date.isoformat(), _date(tournament.start_date)),
+        "052": (
+            tournament.end_date.isoformat() if tournament.end_date else "",
+            _date(tournament.end_date),
+        ),
+        "092": (tournament.pairing_system, system),
+    }
+    header = dict(source.get("header", {}))
+    derived = source.get("derived", {})
+    texts = {
+        code: header[code] if code in header and derived.get(code) == value else written
+        for code, (value, written) in current.items()
+    }
+    trf.name, trf.city, trf.federation = texts["012"], texts["022"], header.get("032", "")
+    trf.start_date, trf.end_date = texts["042"], texts["052"]
+    trf.tournament_type, trf.chief_arbiter = texts["092"], header.get("102", "")
 
 
 def _seats_read(

@@ -320,6 +320,13 @@ def test_the_dashboard_has_its_sections_and_downloads(client, organizer, event, 
     assert resp.status_code == 200 and "attachment" in resp["Content-Disposition"]
     text = resp.content.decode()
     assert text.startswith("012 Club Night") and "Ann" in text
+    assert "XXS WW=1.0 BW=1.0 WD=-0.5" in text and "BBW" not in text
+    assert f'href="/arbiter/t/{event.slug}/export.trf?shift=1"' in page
+    resp = client.get(f"/arbiter/t/{event.slug}/export.trf?shift=1")
+    assert f'filename="{event.slug}-shifted.trf"' in resp["Content-Disposition"]
+    assert (
+        "XXS WW=1.5 BW=1.5 WD=0.0" in resp.content.decode() and "BBW  1.5" in resp.content.decode()
+    )
     client.logout()
     assert client.get(f"/arbiter/t/{event.slug}/export.trf").status_code == 302
 

@@ -98,6 +98,12 @@ def test_a_swiss_built_through_the_services(settings, codes, shift):
     assert set(codes) | {"1", "0", "=", "+", "-", ""} <= seen  # "": the pending game
     assert ("BBW  1.5" in text) == shift
     assert "XXP 1 2" in text and "XXZ 5 6" in text
+    if shift:
+        # An export for engines: a round without an entry (a late entry's, a withdrawal's)
+        # is a zero-point bye there, and reads back as one; the scores stay.
+        scores = {row["name"]: row["score"] for row in standings(copy)}
+        assert scores == {row["name"]: row["score"] for row in standings(t)}
+        return
     assert standings(copy) == standings(t)
     regs = Registration.objects.filter(tournament=copy).select_related("player")
     span = {r.player.name: (r.status, r.first_round, r.last_round) for r in regs}

@@ -14,7 +14,7 @@ from tournaments.demo import PLAYER_LOGIN, demo_load
 from tournaments.models import Tournament
 from tournaments.selectors import standings_compute
 from tournaments.services import round_pair
-from tournaments.services.trf_import import trf_import
+from tournaments.services.trf_import import trf_import, trf_import_check
 from tournaments.standings import standings_json
 from tournaments.trf import TrfError
 from tournaments.trf_export import tournament_trf
@@ -29,6 +29,11 @@ def register(subparsers: Any) -> None:
     imp = sub.add_parser("import", help="create a tournament from a TRF file")
     imp.add_argument("path", metavar="FILE")
     imp.add_argument("--json", action="store_true")
+    imp.add_argument(
+        "--check",
+        action="store_true",
+        help="print what the import would make and its warnings, storing nothing",
+    )
     imp.set_defaults(handler=handle_trf_import)
     exp = sub.add_parser("export", help="write a tournament as TRF")
     exp.add_argument("slug")
@@ -104,6 +109,10 @@ def handle_trf_import(options: dict[str, Any], stdout: IO[str], stderr: IO[str])
     except (OSError, UnicodeDecodeError) as exc:
         stderr.write(f"cannot read {options['path']}: {exc}\n")
         return 2
+    if options.get("check"):
+        return _trf_check(
+            text=text, as_json=bool(options.get("json")), stdout=stdout, stderr=stderr
+        )
     try:
         imported = trf_import(text=text)
     except (TrfError, ValidationError) as exc:
@@ -120,6 +129,35 @@ def handle_trf_import(options: dict[str, Any], stdout: IO[str], stderr: IO[str])
         stdout.write(f"imported {tournament.name!r} as {tournament.slug}\n")
         for warning in imported.warnings:
             stdout.write(f"warning: {warning}\n")
+    return 0
+
+
+def _trf_check(*, text: str, as_json: bool, stdout: IO[str], stderr: IO[str]) -> int:
+    """`kz trf import FILE --check`: what the import would make, nothing stored; exit 1 for
+    a file the import would refuse."""
+    try:
+        check = trf_import_check(text=text)
+    except (TrfError, ValidationError) as exc:
+        message = str(exc) if isinstance(exc, TrfError) else "; ".join(exc.messages)
+        if as_json:
+            stdout.write(json.dumps({"error": message}, ensure_ascii=False) + "\n")
+        stderr.write(f"{message}\n")
+        return 1
+    if as_json:
+        out = {"check": True, **check.summary, "warnings": check.warnings}
+        stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
+        return 0
+    s = check.summary
+    stdout.write(f"would import {s['name']!r} as {s['slug']} ({s['dialect']}); nothing stored\n")
+    stdout.write(
+        f"  {s['players']} players ({s['withdrawn']} withdrawn), {s['rounds']} of "
+        f"{s['rounds_planned']} rounds, {s['games']} games, {s['byes']} byes, "
+        f"{s['forbidden_pairs']} forbidden pairs; from {s['start_date']}"
+        + (f" to {s['end_date']}" if s["end_date"] else "")
+        + "\n"
+    )
+    for warning in check.warnings:
+        stdout.write(f"warning: {warning}\n")
     return 0
 
 

@@ -182,6 +182,11 @@ class Tournament(models.Model):
     # pairings, its players' pages, their CSV, JSON and API forms): their cache keys carry it,
     # and every service that changes what they show bumps it (published_version_bump).
     published_version = models.PositiveIntegerField(default=0, editable=False)
+    # What a TRF import read and the tournament has no field for, so that the export loses
+    # nothing: {"dialect": "TRF16" or "TRF-2025", "header": {code: text as read},
+    # "derived": {code: the field's value the import made of it}, "lines": [records kept
+    # as read]}; empty for events made here.
+    trf_source = models.JSONField(default=dict, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -27,6 +27,15 @@ class Player(models.Model):
     )
     federation = models.CharField(_("federation"), max_length=3, blank=True)
     rating = models.PositiveIntegerField(_("rating"), default=0)
+    # Identity as rating lists and TRF files carry it: a FIDE id and a national id (one
+    # field each), the title as written (GM, or TRF16's g), sex and birth date as the file
+    # writes them (a year alone, often). Sex and birth date are kept for the TRF export only:
+    # no public page or public API read shows them.
+    fide_id = models.CharField(_("FIDE id"), max_length=12, blank=True, default="")
+    national_id = models.CharField(_("national id"), max_length=20, blank=True, default="")
+    title = models.CharField(_("title"), max_length=3, blank=True, default="")
+    sex = models.CharField(_("sex"), max_length=1, blank=True, default="")
+    birth_date = models.CharField(_("birth date"), max_length=10, blank=True, default="")
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
         null=True,

@@ -53,7 +53,13 @@ from tournaments.services.rounds import (
     round_schedule,
     round_unpublish,
 )
-from tournaments.services.trf_import import TrfImport, tournament_import_trf, trf_import
+from tournaments.services.trf_import import (
+    TrfCheck,
+    TrfImport,
+    tournament_import_trf,
+    trf_import,
+    trf_import_check,
+)
 
 __all__ = [
     "PAIR_IN_WORKER_FROM",
@@ -61,6 +67,7 @@ __all__ = [
     "EntrantRow",
     "ResultRow",
     "ResultsEntered",
+    "TrfCheck",
     "TrfImport",
     "bye_request_cancel",
     "bye_request_create",
@@ -103,4 +110,5 @@ __all__ = [
     "tournament_settings_check",
     "tournament_update",
     "trf_import",
+    "trf_import_check",
 ]

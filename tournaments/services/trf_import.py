@@ -27,11 +27,13 @@ from tournaments.trf import (
     TrfScoring,
     TrfTournament,
     declared_scoring,
+    event_dates,
+    placeholders_drop,
     player_span,
     read_trf,
     rounds_played,
-    trf_date,
 )
+from tournaments.trf.declared_points import scoring_note
 
 TRF_FIRST_RESULT = {
     "1": Game.Result.FIRST_WIN,
@@ -63,6 +65,46 @@ class TrfImport:
     warnings: list[str]
 
 
+@dataclass(frozen=True, slots=True)
+class TrfCheck:
+    """What importing a file would make (nothing stored), and the import's warnings."""
+
+    summary: dict[str, object]
+    warnings: list[str]
+
+
+def trf_import_check(*, text: str, organizer: AnyUser | None = None) -> TrfCheck:
+    """What `trf_import` would do with `text`, stored nowhere: the import runs whole in a
+    transaction rolled back at its end (TrfError as the import raises it)."""
+    with transaction.atomic():
+        imported = trf_import(text=text, organizer=organizer)
+        summary = _summary(imported.tournament)
+        transaction.set_rollback(True)
+    return TrfCheck(summary, imported.warnings)
+
+
+def _summary(t: Tournament) -> dict[str, object]:
+    """The tournament an import made, in figures."""
+    regs = Registration.objects.filter(tournament=t)
+    games = Game.objects.filter(round__tournament=t)
+    return {
+        "name": t.name,
+        "slug": t.slug,
+        "dialect": t.trf_source.get("dialect", ""),
+        "start_date": t.start_date.isoformat(),
+        "end_date": t.end_date.isoformat() if t.end_date else None,
+        "pairing_system": t.pairing_system,
+        "rounds_planned": t.rounds_planned,
+        "rounds": Round.objects.filter(tournament=t).count(),
+        "players": regs.count(),
+        "withdrawn": regs.exclude(status=Registration.Status.ACTIVE).count(),
+        "games": games.filter(kind=Game.Kind.GAME).count(),
+        "byes": games.exclude(kind=Game.Kind.GAME).count(),
+        "forbidden_pairs": ForbiddenPair.objects.filter(tournament=t).count(),
+        "bye_points": float(t.bye_points),
+    }
+
+
 def tournament_import_trf(*, text: str, organizer: AnyUser | None = None) -> Tournament:
     """Create a tournament with its players and played rounds from a TRF file."""
     return trf_import(text=text, organizer=organizer).tournament
@@ -71,8 +113,10 @@ def tournament_import_trf(*, text: str, organizer: AnyUser | None = None) -> Tou
 @transaction.atomic
 def trf_import(*, text: str, organizer: AnyUser | None = None) -> TrfImport:
     """Create a tournament from a TRF file (TrfError names the line of a file refused),
-    with warnings where its points column disagrees with its results."""
+    with warnings for what the import read leniently or corrected: the file's notes (a
+    team line), placeholders for the bye, dates, its scoring, its points column."""
     trf = read_trf(text)
+    notes = [*trf.notes, *placeholders_drop(trf)]
     _limits_check(trf)
     system = _pairing_system(trf.tournament_type)
     robin = system in ROUND_ROBINS
@@ -80,12 +124,19 @@ def trf_import(*, text: str, organizer: AnyUser | None = None) -> TrfImport:
     free_is_bye = robin and any(g.code == "U" for p in trf.players for g in p.games)
     declared = declared_scoring(trf)
     slug = _slug(trf.name)
+    dates = event_dates(
+        start_text=trf.start_date,
+        end_text=trf.end_date,
+        lines=trf.lines,
+        round_dates=[line for line in trf.extra if line.startswith("132")],
+        today=timezone.now().date(),
+    )
+    notes += dates.notes
     tournament = tournament_create(
         name=trf.name or slug,
         slug=slug,
-        # No start date: the end date, if the file has one, so the event does not end first.
-        start_date=trf_date(trf.start_date) or trf_date(trf.end_date) or timezone.now().date(),
-        end_date=trf_date(trf.end_date),
+        start_date=dates.start,
+        end_date=dates.end,
         venue=trf.city,
         rounds_planned=max(trf.rounds, 1),
         pairing_system=system,
@@ -96,8 +147,17 @@ def trf_import(*, text: str, organizer: AnyUser | None = None) -> TrfImport:
     player_of: dict[int, Player] = {}
     for tp in sorted(trf.players, key=lambda p: p.start_rank):
         span = player_span(trf, tp)
+        ids = _identity(tp)
         player = player_create(
-            name=tp.name, rating=tp.rating, federation=tp.federation, tournament=tournament
+            name=tp.name,
+            rating=tp.rating,
+            federation=tp.federation,
+            tournament=tournament,
+            fide_id=ids["fide_id"],
+            national_id=ids["national_id"],
+            title=ids["title"],
+            sex=ids["sex"],
+            birth_date=ids["birth_date"],
         )
         Registration.objects.create(
             tournament=tournament,
@@ -117,9 +177,43 @@ def trf_import(*, text: str, organizer: AnyUser | None = None) -> TrfImport:
     for a, b in trf.forbidden:
         first, second = sorted((player_of[a], player_of[b]), key=lambda p: p.pk)
         ForbiddenPair.objects.create(tournament=tournament, first=first, second=second)
+    tournament.trf_source = _source(trf=trf, tournament=tournament)
+    tournament.save(update_fields=["trf_source"])
     published_version_bump(tournament)
     warnings = _points_check(trf, tournament, player_of, importer.byes, declared)
-    return TrfImport(tournament, warnings)
+    return TrfImport(tournament, notes + warnings)
+
+
+def _identity(tp: TrfPlayer) -> dict[str, str]:
+    """The player's ids, title, sex and birth date as the file writes them, cut to the
+    fields' lengths (the columns are those lengths or less)."""
+    values = {"fide_id": tp.fide_id, "national_id": tp.national_id, "title": tp.title}
+    values.update({"sex": tp.sex, "birth_date": tp.birth})
+    return {k: v[: _max_length(Player, k)] for k, v in values.items()}
+
+
+def _max_length(model: type[Player], name: str) -> int:
+    column = model._meta.get_field(name)
+    return (column.max_length if isinstance(column, Field) else None) or 0
+
+
+def _source(*, trf: TrfTournament, tournament: Tournament) -> dict[str, object]:
+    """What the export needs to write the file back as it came (Tournament.trf_source)."""
+    header = {"012": trf.name, "022": trf.city, "032": trf.federation}
+    header.update({"042": trf.start_date, "052": trf.end_date, "092": trf.tournament_type})
+    header["102"] = trf.chief_arbiter
+    end = tournament.end_date
+    derived = {"012": tournament.name, "022": tournament.venue}
+    derived.update(
+        {"042": tournament.start_date.isoformat(), "052": end.isoformat() if end else ""}
+    )
+    derived["092"] = tournament.pairing_system
+    return {
+        "dialect": trf.dialect,
+        "header": {code: text for code, text in header.items() if text},
+        "derived": derived,
+        "lines": list(trf.extra),
+    }
 
 
 def _slug(name: str) -> str:
@@ -285,8 +379,11 @@ def _points_check(
         chess = differences(CHESS)
         without_byes = [tp.start_rank for tp in stated if tp.start_rank not in byes]
 
-        def fits(d: dict[int, tuple[float, float]]) -> int:
-            return sum(1 for rank in without_byes if abs(d[rank][0]) < EPSILON)
+        def fits(d: dict[int, tuple[float, float]]) -> tuple[int, int]:
+            """Players the scoring explains: first those without a pairing bye (whose
+            points no bye's value blurs), then everyone (each bye at its default)."""
+            exact = [rank for rank, (off, _) in d.items() if abs(off) < EPSILON]
+            return (len(set(exact) & set(without_byes)), len(exact))
 
         if fits(chess) > fits(diffs):
             scoring, diffs = CHESS, chess
@@ -302,6 +399,21 @@ def _points_check(
     if changed:
         published_version_bump(tournament)
         diffs = differences(scoring)
+    source = _scoring_source(trf) if declared is not None else "its points column"
+    note = scoring_note(scoring, source)
+    return ([note] if note else []) + _column_wrong(stated=stated, diffs=diffs)
+
+
+def _scoring_source(trf: TrfTournament) -> str:
+    """Where the file declares its scoring: the record and its line."""
+    for code in ("XXS", "162", "BBD", "BBW", "BBL"):
+        if code in trf.lines:
+            return f"{code}, line {trf.lines[code]}"
+    return "its scoring lines"
+
+
+def _column_wrong(*, stated: list[TrfPlayer], diffs: dict[int, tuple[float, float]]) -> list[str]:
+    """A warning naming the players whose points column the results do not give."""
     wrong = [
         f"{tp.name} (start rank {tp.start_rank}: {format_points(tp.points)} in the file, "
         f"{format_points(diffs[tp.start_rank][1])} from the results)"
