@@ -38,7 +38,11 @@ from tournaments.standings import (
     crosstable_rows,
     standings_pack,
     standings_unpack,
+    tiebreak_keys,
+    tiebreak_number,
+    tiebreak_value,
 )
+from tournaments.tiebreaks import code_of, name_of
 
 FIRST_OUTCOME = {
     Game.Result.FIRST_WIN: Outcome.WIN,
@@ -359,7 +363,20 @@ def _standings_make(*, tournament: Tournament, after_round: int | None) -> tuple
         completed = min(completed, after_round)
     done = max(completed, max((r.round for r in results), default=0))
     field, tiebreaks = entrants(tournament=tournament), tournament.tiebreak_list
-    return tuple(compute_standings(field, results, tiebreaks=tiebreaks, rounds_completed=done))
+    robin = tournament.pairing_system in (
+        Tournament.PairingSystem.ROUND_ROBIN,
+        Tournament.PairingSystem.DOUBLE_ROUND_ROBIN,
+    )
+    return tuple(
+        compute_standings(
+            field,
+            results,
+            tiebreaks=tiebreaks,
+            rounds_completed=done,
+            rules=tournament.tiebreak_rules,
+            round_robin=robin,
+        )
+    )
 
 
 # This process's last standings (by tournament, version and creation time: a reused id finds
@@ -389,11 +406,13 @@ def crosstable_get(*, tournament: Tournament) -> Crosstable:
 
 def crosstable_json(*, tournament: Tournament) -> dict[str, Any]:
     table = crosstable_get(tournament=tournament)
+    keys = tiebreak_keys(table.tiebreaks)
     return {
         "tournament": tournament.slug,
         "audit_head": audit_head(tournament=tournament),
         "rounds": table.rounds,
-        "tiebreaks": list(table.tiebreaks),
+        "tiebreaks": [code_of(tb) for tb in table.tiebreaks],
+        "tiebreak_legend": {code_of(tb): name_of(code_of(tb)) for tb in table.tiebreaks},
         "legend": dict(CROSSTABLE_LEGEND),
         "rows": [
             {
@@ -415,7 +434,9 @@ def crosstable_json(*, tournament: Tournament) -> dict[str, Any]:
                     for c in cells
                 ],
                 "score": row.score,
-                "tiebreaks": {tb: row.tiebreaks[tb] for tb in table.tiebreaks},
+                "tiebreaks": {
+                    key: tiebreak_number(key, tiebreak_value(row, name)) for key, name in keys
+                },
             }
             for row, cells in zip(table.rows, table.cells, strict=True)
         ],

@@ -54,7 +54,14 @@ def test_api_reads_and_standings_form(demo):
         "start_rank",
         "withdrawn_after_round",
     }
-    assert list(data[0]["tiebreaks"]) == ["buchholz", "sonneborn_berger", "wins"]
+    # By FIDE code, then today's names kept as aliases of the same values.
+    tbs = data[0]["tiebreaks"]
+    assert list(tbs) == ["BH", "SSB", "WON", "buchholz", "sonneborn_berger", "wins"]
+    assert (tbs["BH"], tbs["SSB"], tbs["WON"]) == (
+        tbs["buchholz"],
+        tbs["sonneborn_berger"],
+        tbs["wins"],
+    )
     rounds = api.get(f"/api/tournaments/{t.slug}/rounds/").json()
     assert len(rounds) == 4 and len(rounds[0]["games"]) == 5
     assert api.get("/api/players/").status_code == 200

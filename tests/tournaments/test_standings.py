@@ -175,7 +175,17 @@ def test_crosstable_cells():
 
 @pytest.mark.parametrize(
     "value,text",
-    [(2, "2"), (1.5, "1½"), (-0.5, "-½"), (-1.5, "-1½"), (0, "0"), (0.5, "½"), (0.25, "0.25")],
+    [
+        (2, "2"),
+        (1.5, "1½"),
+        (-0.5, "-½"),
+        (-1.5, "-1½"),
+        (0, "0"),
+        (0.5, "½"),
+        (0.25, "¼"),
+        (-8.75, "-8¾"),
+        (3.3, "3.3"),
+    ],
 )
 def test_format_points(value, text):
     assert format_points(value) == text

@@ -99,8 +99,16 @@ class Tournament(models.Model):
     forfeit_loss_points = models.DecimalField(max_digits=4, decimal_places=2, default=Decimal(0))
     bye_points = models.DecimalField(max_digits=4, decimal_places=2, default=Decimal(1))
     requested_bye_points = models.DecimalField(max_digits=4, decimal_places=2, default=Decimal(0))
-    tiebreaks = models.CharField(
-        _("tie-breaks"), max_length=200, default="buchholz,sonneborn_berger,wins"
+    tiebreaks = models.CharField(_("tie-breaks"), max_length=200, default="BH,SSB,WON")
+    # The revision of FIDE's Tie-Break Regulations (C.07) the tie-breaks follow.
+    tiebreak_rules = models.CharField(
+        _("tie-break regulations"),
+        max_length=4,
+        choices=[
+            ("2026", _("FIDE C.07 of 2026")),
+            ("2024", _("FIDE C.07 of 2024")),
+        ],
+        default="2026",
     )
     placement_order = models.CharField(
         _("placement order"),
@@ -198,6 +206,7 @@ class Tournament(models.Model):
         "bye_points",
         "requested_bye_points",
         "tiebreaks",
+        "tiebreak_rules",
         "placement_order",
         "withdrawal_results",
         "free_round",
