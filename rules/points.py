@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-
 _GLYPHS = {Fraction(1, 2): "½", Fraction(1, 4): "¼", Fraction(3, 4): "¾"}
 
 
