@@ -109,7 +109,6 @@ def compute_standings(
     last_round = max((rnd for rr in by_player.values() for rnd in rr), default=0)
     n_rounds = rounds_completed if rounds_completed is not None else last_round
     ids = [e.id for e in entrants]
-    score = _scores(ids=ids, by_player=by_player, n_rounds=n_rounds)
     entrant_of = {e.id: e for e in entrants}
     field = field_make(
         rounds=by_player,
@@ -117,6 +116,7 @@ def compute_standings(
         n=n_rounds,
         round_robin=round_robin,
     )
+    score = {pid: field.score[pid] for pid in ids}
     codes = [code_of(tb) for tb in tiebreaks]
     by_code = tiebreak_values(field, codes, rules=rules)
     values = {
@@ -233,16 +233,6 @@ def _results_index(
     for pid, rounds in shown.items():
         by_player[pid] = {rnd: r for rnd, r in rounds.items() if r.counted}
     return shown, by_player
-
-
-def _scores(
-    *, ids: list[int], by_player: dict[int, dict[int, RoundResult]], n_rounds: int
-) -> dict[int, float]:
-    """Each player's score: the points of their counted rounds up to `n_rounds`."""
-    return {
-        pid: _round_half(sum(r.points for r in by_player[pid].values() if r.round <= n_rounds))
-        for pid in ids
-    }
 
 
 def _standings_order(

@@ -3,14 +3,14 @@ Art. 8 and 9), with their cuts and the rules on unplayed rounds (Art. 16)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
+from typing import NamedTuple
 
 from tournaments.tiebreaks.catalogue import RULES_2026, Spec
 from tournaments.tiebreaks.rounds import NEUTRAL, Field
 
 
-@dataclass(frozen=True, slots=True)
-class Contribution:
+class Contribution(NamedTuple):
     """One round's part of a player's Buchholz: the opponent's (or the dummy's) score, the
     Sonneborn-Berger product, and whether the round was voluntarily unplayed."""
 
@@ -24,16 +24,16 @@ def adjusted_scores(field: Field) -> dict[int, float]:
     their last round that was not voluntarily unplayed, and without an opponent, count as
     a neutral ½ (none in a round robin) instead of their points."""
     neutral = 0.0 if field.round_robin else NEUTRAL
-    out = {}
+    out = dict(field.score)
     for pid, slots in field.slots.items():
-        last = max((k for k, s in enumerate(slots, 1) if not s.voluntary), default=0)
-        out[pid] = round(
-            sum(
-                s.points if k <= last or s.opponent is not None else neutral
-                for k, s in enumerate(slots, 1)
-            ),
-            6,
-        )
+        # Only a run of voluntarily unplayed rounds without an opponent at the end changes
+        # anything: most players have none.
+        k = len(slots)
+        while k and slots[k - 1].voluntary:
+            k -= 1
+        tail = [s for s in slots[k:] if s.opponent is None]
+        if tail:
+            out[pid] = round(out[pid] + sum(neutral - s.points for s in tail), 6)
     return out
 
 
@@ -47,19 +47,23 @@ def contributions(
     counts nothing, and one without an opponent is left out."""
     own = field.score[pid]
     cap = NEUTRAL * field.n
-    out = []
+    capped = rules == RULES_2026
+    robin = field.round_robin
+    make = tuple.__new__  # the named tuple without its argument handling: a hot loop
+    out: list[Contribution] = []
+    add = out.append
     for s in field.slots[pid]:
-        if s.played and s.opponent is not None:
-            value = adjusted[s.opponent]
-        elif field.round_robin:
+        if s.played:
+            value = adjusted[s.opponent]  # type: ignore[index]
+        elif robin:
             if s.opponent is None:
                 continue
             value = 0.0
-        elif rules == RULES_2026:
+        elif capped:
             value = min(own, adjusted[s.opponent] if s.opponent is not None else cap)
         else:
             value = own
-        out.append(Contribution(value, value * s.standard, s.voluntary and not s.played))
+        add(make(Contribution, (value, value * s.standard, s.voluntary)))
     return out
 
 
@@ -67,6 +71,8 @@ def cut(values: list[Contribution], spec: Spec, *, product: bool) -> float:
     """The sum after the cuts: each low cut takes a voluntarily unplayed round first, unless
     that would leave more than cutting the least significant value (Art. 14, 16.5); high
     cuts take the most significant value."""
+    if not spec.cut_low and not spec.cut_high:
+        return round(sum(c.product if product else c.score for c in values), 6)
     key = (lambda c: (c.score, c.product)) if product else (lambda c: (c.score, c.score))
     rest = sorted(values, key=key)
     low = min(spec.cut_low, len(rest))
@@ -113,7 +119,7 @@ def fore_field(field: Field) -> Field:
         if last.opponent is None:
             slots[pid] = ss
             continue
-        even = replace(last, points=NEUTRAL, standard=0.5, played=True, voluntary=False)
+        even = last._replace(points=NEUTRAL, standard=0.5, played=True, voluntary=False)
         slots[pid] = (*ss[:-1], even)
         score[pid] = round(score[pid] - last.points + NEUTRAL, 6)
     return replace(field, slots=slots, score=score)

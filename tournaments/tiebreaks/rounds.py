@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from tournaments.scoring import Outcome
 
@@ -38,10 +38,10 @@ class RoundLike(Protocol):
     def placed_first(self) -> bool | None: ...
 
 
-@dataclass(frozen=True, slots=True)
-class Slot:
+class Slot(NamedTuple):
     """One player's round n: the opponent met or paired (None: bye, absence), the points
-    that count, Standard Points, and how Art. 16 classes it."""
+    that count, Standard Points, and how Art. 16 classes it. A named tuple: a 1,000-player
+    event has 11,000 of them per standings."""
 
     opponent: int | None
     points: float
@@ -52,7 +52,7 @@ class Slot:
     won: bool = False
 
 
-ABSENT = Slot(None, 0.0, 0.0, played=False, voluntary=True)
+ABSENT = Slot(None, 0.0, 0.0, False, True)
 
 
 def standard_points(outcome: Outcome, points: float, win: float = 1.0) -> float:
@@ -68,16 +68,17 @@ def standard_points(outcome: Outcome, points: float, win: float = 1.0) -> float:
 def slot_of(r: RoundLike, known: Mapping[int, object]) -> Slot:
     """The Slot of one recorded round; an opponent outside the standings counts as none."""
     opponent = r.opponent if r.opponent in known else None
-    played = r.outcome.played and opponent is not None
-    std = standard_points(r.outcome, r.points)
+    outcome = r.outcome
+    played = opponent is not None and outcome in _STANDARD_PLAYED
+    std = _STANDARD_PLAYED[outcome] if played else standard_points(outcome, r.points)
     return Slot(
         opponent,
         r.points,
         std,
-        played=played,
-        voluntary=not played and r.outcome in _VOLUNTARY,
-        placed_second=played and r.placed_first is False,
-        won=played and r.outcome is Outcome.WIN,
+        played,
+        not played and outcome in _VOLUNTARY,
+        played and r.placed_first is False,
+        played and outcome is Outcome.WIN,
     )
 
 
@@ -101,12 +102,44 @@ def field_make(
 ) -> Field:
     """A Field from each player's recorded rounds by number; a round not recorded is an
     absence (a late entry's first rounds, a withdrawn player's last ones)."""
-    slots = {
-        pid: tuple(
-            slot_of(r, ratings) if (r := rounds.get(pid, {}).get(k)) is not None else ABSENT
-            for k in range(1, n + 1)
-        )
-        for pid in ratings
-    }
-    score = {pid: round(sum(s.points for s in ss), 6) for pid, ss in slots.items()}
+    # slot_of written out, its tuples made without the named tuple's argument handling:
+    # this runs for every round of every player on each standings computed.
+    make, std_of, voluntary, win = tuple.__new__, _STANDARD_PLAYED, _VOLUNTARY, Outcome.WIN
+    numbers = range(1, n + 1)
+    slots: dict[int, tuple[Slot, ...]] = {}
+    score: dict[int, float] = {}
+    for pid in ratings:
+        mine = rounds.get(pid) or {}
+        row: list[Slot] = []
+        add = row.append
+        total = 0.0
+        for k in numbers:
+            r = mine.get(k)
+            if r is None:
+                add(ABSENT)
+                continue
+            opponent, outcome, points = r.opponent, r.outcome, r.points
+            if opponent not in ratings:
+                opponent = None
+            total += points
+            if opponent is not None and outcome in std_of:
+                add(
+                    make(
+                        Slot,
+                        (
+                            opponent,
+                            points,
+                            std_of[outcome],
+                            True,
+                            False,
+                            r.placed_first is False,
+                            outcome is win,
+                        ),
+                    )
+                )
+            else:
+                std = standard_points(outcome, points)
+                add(make(Slot, (opponent, points, std, False, outcome in voluntary, False, False)))
+        slots[pid] = tuple(row)
+        score[pid] = round(total, 6)
     return Field(n, slots, score, ratings, round_robin)

@@ -9,13 +9,12 @@ exactly; with them, every tie-break that does not use them does too."""
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 
 import tournaments.tiebreaks.buchholz as buchholz_module
 import tournaments.tiebreaks.rounds as rounds_module
 from tests.tournaments.tiebreaks.events import EVENT_A, EVENT_B, values
+from tournaments.scoring import Outcome
 
 PLAIN = ("PS", "KS", "WIN", "WON", "BPG", "BWG", "ARO", "TPR", "PTP", "DE")
 # Rows by start number, columns as PLAIN: the checker's output.
@@ -85,24 +84,7 @@ def literal_draw(monkeypatch):
     draw and Sonneborn-Berger multiplies by game points, as the checker reads the file."""
     monkeypatch.setattr(rounds_module, "NEUTRAL", -0.5)
     monkeypatch.setattr(buchholz_module, "NEUTRAL", -0.5)
-    slot_of = rounds_module.slot_of
-
-    def game_points_slot(r, known):
-        s = slot_of(r, known)
-        return dataclasses.replace(s, standard=s.points)
-
-    monkeypatch.setattr(rounds_module, "slot_of", game_points_slot)
-    fore = buchholz_module.fore_field
-
-    def fore_game_points(field):
-        f = fore(field)
-        slots = {
-            p: tuple(dataclasses.replace(s, standard=s.points) for s in ss)
-            for p, ss in f.slots.items()
-        }
-        return dataclasses.replace(f, slots=slots)
-
-    monkeypatch.setattr(buchholz_module, "fore_field", fore_game_points)
+    monkeypatch.setitem(rounds_module._STANDARD_PLAYED, Outcome.DRAW, -0.5)
 
 
 @pytest.mark.parametrize(("name", "rules"), sorted(CHECKER_LITERAL))
