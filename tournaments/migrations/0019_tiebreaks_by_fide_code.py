@@ -6,8 +6,8 @@ from django.db import migrations, models
 # Frozen here (a migration never imports the app): today's names and their FIDE codes.
 CODE_OF = {
     "buchholz": "BH",
-    "buchholz_cut1": "BH/C1",
-    "median_buchholz": "BH/M1",
+    "buchholz_cut1": "BH-C1",
+    "median_buchholz": "BH-M1",
     "sonneborn_berger": "SSB",
     "wins": "WON",
     "progressive": "PS",

@@ -23,7 +23,6 @@ from tournaments.models import Tournament
 from tournaments.roles import Role, role_require, user_is_organizer
 from tournaments.services.common import tournament_lock
 from tournaments.services.event_bounds import tournament_bounds_check
-from tournaments.standings import TIEBREAKS
 from tournaments.tiebreaks import code_of
 
 # The settings tournament_update changes (officials have officials_set).
@@ -102,11 +101,12 @@ def _validate_tiebreaks(value: str) -> None:
     """Each name a FIDE code (or today's name for one), none twice."""
     seen: set[str] = set()
     for name in (t.strip() for t in value.split(",") if t.strip()):
-        if name not in TIEBREAKS:
+        try:
+            code = code_of(name)
+        except ValueError:
             raise ValidationError(
                 {"tiebreaks": gettext("unknown tie-break %(name)r") % {"name": name}}
-            )
-        code = code_of(name)
+            ) from None
         if code in seen:
             raise ValidationError(
                 {"tiebreaks": gettext("tie-break %(name)s chosen twice") % {"name": code}}

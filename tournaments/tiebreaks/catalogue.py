@@ -20,19 +20,20 @@ class Spec:
     cut_high: int = 0
 
 
-# Every tie-break on offer, in the order the arbiter's list shows them. `/Cn` cuts the n
-# least significant values, `/Mn` the n least and the n most significant (Art. 14).
+# Every tie-break on offer, in the order the arbiter's list shows them. `-Cn` cuts the n
+# least significant values, `-Mn` the n least and the n most significant (Art. 14); the
+# form `BH/C1` (the FIDE checker's) is read as `BH-C1`.
 CODES = (
     "BH",
-    "BH/C1",
-    "BH/C2",
-    "BH/M1",
-    "BH/M2",
+    "BH-C1",
+    "BH-C2",
+    "BH-M1",
+    "BH-M2",
     "FB",
-    "FB/C1",
-    "FB/M1",
+    "FB-C1",
+    "FB-M1",
     "SB",
-    "SB/C1",
+    "SB-C1",
     "SSB",
     "AOB",
     "DE",
@@ -41,11 +42,11 @@ CODES = (
     "BPG",
     "BWG",
     "PS",
-    "PS/C1",
+    "PS-C1",
     "KS",
     "ARO",
-    "ARO/C1",
-    "ARO/M1",
+    "ARO-C1",
+    "ARO-M1",
     "TPR",
     "PTP",
 )
@@ -54,8 +55,8 @@ CODES = (
 # tie-breaks is read, and still written beside the code in JSON and CSV.
 ALIASES = {
     "buchholz": "BH",
-    "buchholz_cut1": "BH/C1",
-    "median_buchholz": "BH/M1",
+    "buchholz_cut1": "BH-C1",
+    "median_buchholz": "BH-M1",
     "sonneborn_berger": "SSB",
     "wins": "WON",
     "progressive": "PS",
@@ -89,15 +90,15 @@ WHOLE = frozenset({"WIN", "WON", "BPG", "BWG", "ARO", "TPR", "PTP"})
 
 def code_of(name: str) -> str:
     """The FIDE code of a tie-break named by code or by today's name (ValueError if none)."""
-    code = ALIASES.get(name, name)
+    code = ALIASES.get(name, name).replace("/", "-")
     if code not in CODES:
         raise ValueError(f"unknown tie-break {name!r}")
     return code
 
 
 def spec_of(code: str) -> Spec:
-    """The base and cuts of a code of CODES: `BH/C1` cuts one low, `BH/M1` one low, one high."""
-    base, _, modifier = code.partition("/")
+    """The base and cuts of a code of CODES: `BH-C1` cuts one low, `BH-M1` one low, one high."""
+    base, _, modifier = code.partition("-")
     if not modifier:
         return Spec(base)
     n = int(modifier[1:])

@@ -36,7 +36,7 @@ CHECKER_PLAIN = {
     },
 }
 
-LITERAL = ("BH", "BH/C1", "BH/M1", "FB", "SB", "SB/C1", "AOB")
+LITERAL = ("BH", "BH-C1", "BH-M1", "FB", "SB", "SB-C1", "AOB")
 CHECKER_LITERAL = {
     ("A", "2026"): {
         1: (5, 6, 3, 1.5, 5.5, 5, 1.25),

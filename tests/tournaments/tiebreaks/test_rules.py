@@ -30,8 +30,8 @@ FIVE = {**FOUR, 5: 1500}
 def test_progressive_scores_keep_counting_through_an_absence():
     # Won, absent, won: running scores 1, 1, 2 -> 4 (the issue's example); Cut 1: 1 + 2.
     results = [*game(1, 1, 2, W), *game(3, 1, 3, W)]
-    got = values(event(3, FOUR, results), ("PS", "PS/C1"))
-    assert got[1] == {"PS": 4, "PS/C1": 3}
+    got = values(event(3, FOUR, results), ("PS", "PS-C1"))
+    assert got[1] == {"PS": 4, "PS-C1": 3}
 
 
 def test_a_voluntarily_unplayed_round_is_cut_first():
@@ -51,11 +51,11 @@ def test_a_voluntarily_unplayed_round_is_cut_first():
     ev = event(3, FIVE, results)
     # 2026: the dummy of round 2 has 1's score 2, capped at ½ x 3 = 1½: BH 2 + 1½ + 1 = 4½.
     # Cut 1 takes the requested bye's 1½, not the lowest value (4's 1): 3, not 3½.
-    assert values(ev, ("BH", "BH/C1"))[1] == {"BH": 4.5, "BH/C1": 3}
+    assert values(ev, ("BH", "BH-C1"))[1] == {"BH": 4.5, "BH-C1": 3}
     # 2024: no cap, the dummy has 2: BH 5, Cut 1 still takes it: 3.
-    assert values(ev, ("BH", "BH/C1"), "2024")[1] == {"BH": 5, "BH/C1": 3}
+    assert values(ev, ("BH", "BH-C1"), "2024")[1] == {"BH": 5, "BH-C1": 3}
     # Median 1 cuts the requested bye low and 2's 2 high: 4½ - 1½ - 2 = 1.
-    assert values(ev, ("BH/M1",))[1]["BH/M1"] == 1
+    assert values(ev, ("BH-M1",))[1]["BH-M1"] == 1
 
 
 def test_a_withdrawn_opponents_later_rounds_count_as_neutral():
@@ -176,8 +176,8 @@ def test_rating_tiebreaks_use_the_fide_tables_and_standard_points():
 
 def test_unrated_opponents_are_left_out_of_rating_tiebreaks():
     results = [*game(1, 1, 2, W), *game(2, 1, 4, W)]  # 4 has no rating
-    got = values(event(2, {1: 1700, 2: 1600, 3: 1800, 4: 0}, results), ("ARO", "ARO/C1"))
-    assert got[1] == {"ARO": 1600, "ARO/C1": 0}
+    got = values(event(2, {1: 1700, 2: 1600, 3: 1800, 4: 0}, results), ("ARO", "ARO-C1"))
+    assert got[1] == {"ARO": 1600, "ARO-C1": 0}
 
 
 @pytest.mark.parametrize(
@@ -200,10 +200,10 @@ def test_standard_points(outcome, points, standard):
 
 def test_codes_aliases_and_names():
     assert code_of("buchholz") == "BH" and code_of("wins") == "WON"
-    assert code_of("sonneborn_berger") == "SSB" and code_of("BH/C1") == "BH/C1"
-    assert (spec_of("BH/M2").cut_low, spec_of("BH/M2").cut_high) == (2, 2)
-    assert name_of("BH/C1") == "Buchholz Cut 1" and name_of("ARO/M1") == (
+    assert code_of("sonneborn_berger") == "SSB" and code_of("BH/C1") == "BH-C1"
+    assert (spec_of("BH-M2").cut_low, spec_of("BH-M2").cut_high) == (2, 2)
+    assert name_of("BH-C1") == "Buchholz Cut 1" and name_of("ARO-M1") == (
         "Average Rating of Opponents Median 1"
     )
     with pytest.raises(ValueError, match="unknown tie-break"):
-        code_of("BH/C9")
+        code_of("BH-C9")
