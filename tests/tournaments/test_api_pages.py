@@ -39,6 +39,11 @@ def test_public_pages(client, demo):
     assert "Sonneborn-Berger" in page and "Kang" in page
     csv_text = client.get(f"/t/{t.slug}/crosstable.csv").content.decode()
     assert csv_text.splitlines()[0].startswith("rank,name,club,rating,R1,R2,R3,R4,score")
+    # The tie-breaks by code, then today's names of the same values.
+    head, first = csv_text.splitlines()[:2]
+    assert head.endswith(",score,BH,SSB,WON,buchholz,sonneborn_berger,wins")
+    cells = first.split(",")
+    assert cells[-6:-3] == cells[-3:]
 
 
 def test_api_reads_and_standings_form(demo):
@@ -98,6 +103,11 @@ def test_kz_standings_json(demo, capsys):
     assert rows[0]["rank"] == 1 and isinstance(rows[0]["tiebreaks"]["wins"], int)
     scores = [r["score"] for r in rows]
     assert scores == sorted(scores, reverse=True)
+    call_command("kz", "standings", DEMO_SLUG)
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split()[-3:] == ["BH", "SSB", "WON"]
+    # The last line names the codes (the one-line legend).
+    assert lines[-1] == "BH Buchholz; SSB Shifted Sonneborn-Berger; WON Number of Games Won"
 
 
 def test_demo_is_idempotent(demo):
