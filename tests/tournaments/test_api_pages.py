@@ -144,3 +144,21 @@ def test_api_withdrawal_and_bye_request(demo):
     assert resp.status_code == 200 and resp.json()["status"] == "withdrawn"
     resp = api.post(f"/api/tournaments/{t.slug}/withdrawals/", {"player": 999999}, format="json")
     assert resp.status_code == 400 and "player" in resp.json()
+
+
+def test_api_takes_tiebreaks_by_code_or_todays_name(demo):
+    t, login, _password = demo
+    api = APIClient()
+    api.force_authenticate(get_user_model().objects.get(username=login))
+    body = {"name": "Y", "slug": "y", "start_date": "2026-12-01"}
+    made = api.post(
+        "/api/tournaments/",
+        {**body, "tiebreaks": "wins,BH-C1,TPR", "tiebreak_rules": "2024"},
+        format="json",
+    )
+    assert made.status_code == 201, made.json()
+    assert (made.json()["tiebreaks"], made.json()["tiebreak_rules"]) == ("WON,BH-C1,TPR", "2024")
+    bad = api.patch("/api/tournaments/y/", {"tiebreaks": "BH,XYZ"}, format="json")
+    assert bad.status_code == 400 and "XYZ" in str(bad.json()["tiebreaks"])
+    rules = api.patch("/api/tournaments/y/", {"tiebreak_rules": "1999"}, format="json")
+    assert rules.status_code == 400 and "tiebreak_rules" in rules.json()
