@@ -38,11 +38,9 @@ from tournaments.standings import (
     crosstable_rows,
     standings_pack,
     standings_unpack,
-    tiebreak_keys,
-    tiebreak_number,
-    tiebreak_value,
+    tiebreak_legend_json,
+    tiebreaks_json,
 )
-from tournaments.tiebreaks import code_of, name_of
 
 FIRST_OUTCOME = {
     Game.Result.FIRST_WIN: Outcome.WIN,
@@ -362,21 +360,8 @@ def _standings_make(*, tournament: Tournament, after_round: int | None) -> tuple
         results = [r for r in results if r.round <= after_round]
         completed = min(completed, after_round)
     done = max(completed, max((r.round for r in results), default=0))
-    field, tiebreaks = entrants(tournament=tournament), tournament.tiebreak_list
-    robin = tournament.pairing_system in (
-        Tournament.PairingSystem.ROUND_ROBIN,
-        Tournament.PairingSystem.DOUBLE_ROUND_ROBIN,
-    )
-    return tuple(
-        compute_standings(
-            field,
-            results,
-            tiebreaks=tiebreaks,
-            rounds_completed=done,
-            rules=tournament.tiebreak_rules,
-            round_robin=robin,
-        )
-    )
+    field, options = entrants(tournament=tournament), tournament.standings_options
+    return tuple(compute_standings(field, results, rounds_completed=done, **options))
 
 
 # This process's last standings (by tournament, version and creation time: a reused id finds
@@ -406,13 +391,13 @@ def crosstable_get(*, tournament: Tournament) -> Crosstable:
 
 def crosstable_json(*, tournament: Tournament) -> dict[str, Any]:
     table = crosstable_get(tournament=tournament)
-    keys = tiebreak_keys(table.tiebreaks)
+    legend = tiebreak_legend_json(table.tiebreaks)
     return {
         "tournament": tournament.slug,
         "audit_head": audit_head(tournament=tournament),
         "rounds": table.rounds,
-        "tiebreaks": [code_of(tb) for tb in table.tiebreaks],
-        "tiebreak_legend": {code_of(tb): name_of(code_of(tb)) for tb in table.tiebreaks},
+        "tiebreaks": list(legend),
+        "tiebreak_legend": legend,
         "legend": dict(CROSSTABLE_LEGEND),
         "rows": [
             {
@@ -434,9 +419,7 @@ def crosstable_json(*, tournament: Tournament) -> dict[str, Any]:
                     for c in cells
                 ],
                 "score": row.score,
-                "tiebreaks": {
-                    key: tiebreak_number(key, tiebreak_value(row, name)) for key, name in keys
-                },
+                "tiebreaks": tiebreaks_json(row, table.tiebreaks),
             }
             for row, cells in zip(table.rows, table.cells, strict=True)
         ],

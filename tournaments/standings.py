@@ -24,6 +24,7 @@ from tournaments.tiebreaks import (
     code_of,
     direct_encounter_values,
     field_make,
+    name_of,
     tiebreak_values,
 )
 
@@ -288,6 +289,19 @@ def tiebreak_value(row: StandingRow, name: str) -> float:
 def tiebreak_number(key: str, value: float) -> float | int:
     """A value as JSON gives it: counts and ratings as whole numbers, points as floats."""
     return int(value) if code_of(key) in WHOLE else float(value)
+
+
+def tiebreaks_json(row: StandingRow, tiebreaks: Sequence[str]) -> dict[str, float | int]:
+    """A row's tie-breaks as JSON gives them, under the keys of tiebreak_keys."""
+    return {
+        key: tiebreak_number(key, tiebreak_value(row, name))
+        for key, name in tiebreak_keys(tiebreaks)
+    }
+
+
+def tiebreak_legend_json(tiebreaks: Sequence[str]) -> dict[str, str]:
+    """Each code's English name (`BH-C1`: `Buchholz Cut 1`), for JSON readers."""
+    return {code_of(tb): name_of(code_of(tb)) for tb in tiebreaks}
 
 
 def standings_json(

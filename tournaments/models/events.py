@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -218,6 +219,21 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def is_round_robin(self) -> bool:
+        """Whether the pairings were determined in advance (single or double round robin)."""
+        robins = (self.PairingSystem.ROUND_ROBIN, self.PairingSystem.DOUBLE_ROUND_ROBIN)
+        return self.pairing_system in robins
+
+    @property
+    def standings_options(self) -> dict[str, Any]:
+        """The settings the standings are computed under (tournaments.standings)."""
+        return {
+            "tiebreaks": self.tiebreak_list,
+            "rules": self.tiebreak_rules,
+            "round_robin": self.is_round_robin,
+        }
 
     @property
     def tiebreak_list(self) -> list[str]:
