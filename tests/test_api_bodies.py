@@ -165,7 +165,16 @@ def test_published_bodies(api, event: Tournament) -> None:
     assert resp.status_code == 200
     assert_body(resp, selectors.crosstable_json(tournament=event))
     body = resp.json()
-    assert set(body) == {"tournament", "audit_head", "rounds", "tiebreaks", "legend", "rows"}
+    assert set(body) == {
+        "tournament",
+        "audit_head",
+        "rounds",
+        "tiebreaks",
+        "tiebreak_legend",
+        "legend",
+        "rows",
+    }
+    assert set(body["tiebreak_legend"]) == set(body["tiebreaks"])
     assert set(body["rows"][0]) == {
         "rank",
         "start_rank",

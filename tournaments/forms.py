@@ -11,11 +11,61 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Club, Game, Penalty, Player, Tournament
 from tournaments.services import SETTINGS, tournament_settings_check
+from tournaments.tiebreak_texts import tiebreak_choices
+
+# How many tie-breaks the arbiter's list offers places for.
+TIEBREAK_PLACES = 6
+
+
+class TiebreakListWidget(forms.MultiWidget):
+    """The tie-breaks as an ordered list of choices by FIDE code: one select per place,
+    the first place first. A form that posts the list as one comma-separated value (as
+    before the list) is read as well."""
+
+    def __init__(self, attrs: dict[str, Any] | None = None) -> None:
+        super().__init__([forms.Select() for _ in range(TIEBREAK_PLACES)], attrs)
+
+    def get_context(self, name: str, value: Any, attrs: dict[str, Any] | None) -> dict[str, Any]:
+        # The choices are made as the form is shown, in the page's language.
+        choices = [("", "—"), *tiebreak_choices()]
+        for widget in self.widgets:
+            widget.choices = choices  # type: ignore[attr-defined]
+        return super().get_context(name, value, attrs)
+
+    def decompress(self, value: Any) -> list[str]:
+        names = [t.strip() for t in str(value or "").split(",") if t.strip()]
+        return (names + [""] * TIEBREAK_PLACES)[:TIEBREAK_PLACES]
+
+    def value_from_datadict(self, data: Any, files: Any, name: str) -> Any:
+        if name in data:
+            return [t.strip() for t in str(data[name]).split(",")]
+        return super().value_from_datadict(data, files, name)
+
+    def value_omitted_from_data(self, data: Any, files: Any, name: str) -> bool:
+        return name not in data and super().value_omitted_from_data(data, files, name)
+
+
+class TiebreakListField(forms.Field):
+    """The chosen tie-breaks in order, as the model stores them: codes joined by commas
+    (the services check each one and refuse one chosen twice)."""
+
+    widget = TiebreakListWidget
+
+    def to_python(self, value: Any) -> str:
+        if isinstance(value, str):
+            value = value.split(",")
+        return ",".join(t.strip() for t in (value or []) if t and t.strip())
 
 
 class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
     """A tournament's settings; those that change results are disabled once round 1 is
     paired (the service refuses them too)."""
+
+    tiebreaks = TiebreakListField(
+        label=_("tie-breaks"),
+        required=False,
+        help_text=_("in order: the first breaks ties first (FIDE codes, C.07)"),
+    )
 
     class Meta:
         model = Tournament
@@ -39,6 +89,7 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
         "late_entry_points",
         "ablation_limit",
         "resignation_after_moves",
+        "tiebreak_rules",
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

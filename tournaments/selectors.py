@@ -38,6 +38,8 @@ from tournaments.standings import (
     crosstable_rows,
     standings_pack,
     standings_unpack,
+    tiebreak_legend_json,
+    tiebreaks_json,
 )
 
 FIRST_OUTCOME = {
@@ -358,8 +360,8 @@ def _standings_make(*, tournament: Tournament, after_round: int | None) -> tuple
         results = [r for r in results if r.round <= after_round]
         completed = min(completed, after_round)
     done = max(completed, max((r.round for r in results), default=0))
-    field, tiebreaks = entrants(tournament=tournament), tournament.tiebreak_list
-    return tuple(compute_standings(field, results, tiebreaks=tiebreaks, rounds_completed=done))
+    field, options = entrants(tournament=tournament), tournament.standings_options
+    return tuple(compute_standings(field, results, rounds_completed=done, **options))
 
 
 # This process's last standings (by tournament, version and creation time: a reused id finds
@@ -389,11 +391,13 @@ def crosstable_get(*, tournament: Tournament) -> Crosstable:
 
 def crosstable_json(*, tournament: Tournament) -> dict[str, Any]:
     table = crosstable_get(tournament=tournament)
+    legend = tiebreak_legend_json(table.tiebreaks)
     return {
         "tournament": tournament.slug,
         "audit_head": audit_head(tournament=tournament),
         "rounds": table.rounds,
-        "tiebreaks": list(table.tiebreaks),
+        "tiebreaks": list(legend),
+        "tiebreak_legend": legend,
         "legend": dict(CROSSTABLE_LEGEND),
         "rows": [
             {
@@ -415,7 +419,7 @@ def crosstable_json(*, tournament: Tournament) -> dict[str, Any]:
                     for c in cells
                 ],
                 "score": row.score,
-                "tiebreaks": {tb: row.tiebreaks[tb] for tb in table.tiebreaks},
+                "tiebreaks": tiebreaks_json(row, table.tiebreaks),
             }
             for row, cells in zip(table.rows, table.cells, strict=True)
         ],

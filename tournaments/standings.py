@@ -14,20 +14,23 @@ from typing import Any, NamedTuple
 
 from rules.points import format_points
 from tournaments.scoring import Outcome
-
-TIEBREAKS = (
-    "buchholz",
-    "buchholz_cut1",
-    "median_buchholz",
-    "sonneborn_berger",
-    "wins",
-    "progressive",
-    "direct_encounter",
-    "koya",
+from tournaments.tiebreaks import (
+    ALIAS_OF,
+    ALIASES,
+    CODES,
+    RULES_2026,
+    WHOLE,
+    Field,
+    code_of,
+    direct_encounter_values,
+    field_make,
+    name_of,
+    tiebreak_values,
 )
-DEFAULT_TIEBREAKS = ("buchholz", "sonneborn_berger", "wins")
-WEIGHT = {Outcome.WIN: 1.0, Outcome.DRAW: 0.5, Outcome.LOSS: 0.0}
-_PLAYED = frozenset(o for o in Outcome if o.played)
+
+# Every name a list of tie-breaks may hold: the FIDE codes, and today's names as aliases.
+TIEBREAKS = (*CODES, *ALIASES)
+DEFAULT_TIEBREAKS = ("BH", "SSB", "WON")
 SYMBOL = {
     Outcome.WIN: "1",
     Outcome.LOSS: "0",
@@ -97,27 +100,38 @@ def compute_standings(
     *,
     tiebreaks: Sequence[str] = DEFAULT_TIEBREAKS,
     rounds_completed: int | None = None,
+    rules: str = RULES_2026,
+    round_robin: bool = False,
 ) -> list[StandingRow]:
-    """Rows in standings order: score, the tie-breaks in order, rating, then name."""
+    """Rows in standings order: score, the tie-breaks in order (FIDE codes or today's names,
+    computed by tournaments.tiebreaks under the regulation's `rules`), rating, then name."""
     _tiebreaks_check(tiebreaks=tiebreaks)
     shown, by_player = _results_index(results=results)
     last_round = max((rnd for rr in by_player.values() for rnd in rr), default=0)
     n_rounds = rounds_completed if rounds_completed is not None else last_round
     ids = [e.id for e in entrants]
-    score = _scores(ids=ids, by_player=by_player, n_rounds=n_rounds)
-    want_buchholz = bool(set(tiebreaks) & {"buchholz", "buchholz_cut1", "median_buchholz"})
-    values = _tiebreaks_compute(
-        ids=ids, by_player=by_player, score=score, n_rounds=n_rounds, want_buchholz=want_buchholz
-    )
     entrant_of = {e.id: e for e in entrants}
+    field = field_make(
+        rounds=by_player,
+        ratings={e.id: e.rating for e in entrants},
+        n=n_rounds,
+        round_robin=round_robin,
+    )
+    score = {pid: field.score[pid] for pid in ids}
+    codes = [code_of(tb) for tb in tiebreaks]
+    by_code = tiebreak_values(field, codes, rules=rules)
+    values = {
+        pid: {tb: by_code[c][pid] for tb, c in zip(tiebreaks, codes, strict=True) if c != "DE"}
+        for pid in ids
+    }
     order = _standings_order(
         ids=ids,
         score=score,
         values=values,
         tiebreaks=tiebreaks,
+        codes=codes,
         entrant_of=entrant_of,
-        by_player=by_player,
-        n_rounds=n_rounds,
+        field=field,
     )
     return [
         StandingRow(
@@ -200,8 +214,7 @@ def standings_unpack(data: bytes) -> tuple[StandingRow, ...]:
 def _tiebreaks_check(*, tiebreaks: Sequence[str]) -> None:
     """Refuse a tie-break the standings do not know."""
     for tb in tiebreaks:
-        if tb not in TIEBREAKS:
-            raise ValueError(f"unknown tie-break {tb!r}")
+        code_of(tb)
 
 
 def _results_index(
@@ -223,151 +236,84 @@ def _results_index(
     return shown, by_player
 
 
-def _scores(
-    *, ids: list[int], by_player: dict[int, dict[int, RoundResult]], n_rounds: int
-) -> dict[int, float]:
-    """Each player's score: the points of their counted rounds up to `n_rounds`."""
-    return {
-        pid: _round_half(sum(r.points for r in by_player[pid].values() if r.round <= n_rounds))
-        for pid in ids
-    }
-
-
-def _tiebreaks_compute(
-    *,
-    ids: list[int],
-    by_player: dict[int, dict[int, RoundResult]],
-    score: dict[int, float],
-    n_rounds: int,
-    want_buchholz: bool,
-) -> dict[int, dict[str, float]]:
-    """Every player's tie-breaks but the direct encounter, in one pass over each player's
-    rounds (a round without an opponent counts one as strong as the player)."""
-    # Sonneborn-Berger adds half a point per round to each opponent's score, so that a
-    # draw's −½ never makes beating a player worth less than nothing (tournaments.md).
-    shift = 0.5 * n_rounds
-    koya_bar = 0.5 * n_rounds
-    win, played, weight = Outcome.WIN, _PLAYED, WEIGHT
-    values: dict[int, dict[str, float]] = {}
-    for pid in ids:
-        rounds = by_player[pid]
-        own = score[pid]
-        contributions = []
-        add = contributions.append
-        sb = koya = running = progressive = 0.0
-        wins = 0
-        for rnd in range(1, n_rounds + 1):
-            r = rounds.get(rnd)
-            if r is None:
-                add(own)  # a virtual opponent as strong as oneself
-                continue
-            outcome = r.outcome
-            opponent = score.get(r.opponent) if r.opponent is not None else None
-            if outcome in played and opponent is not None:
-                add(opponent)
-                sb += weight[outcome] * (opponent + shift)
-                if opponent >= koya_bar:
-                    koya += r.points
-            else:
-                add(own)
-            if outcome is win:
-                wins += 1
-            running += r.points
-            progressive += running
-        values[pid] = v = {}
-        if want_buchholz:
-            contributions.sort()
-            v["buchholz"] = _round_half(sum(contributions))
-            v["buchholz_cut1"] = _round_half(sum(contributions[1:]))
-            v["median_buchholz"] = _round_half(sum(contributions[1:-1]))
-        v["sonneborn_berger"] = _round_half(sb)
-        v["wins"] = float(wins)
-        v["progressive"] = _round_half(progressive)
-        v["koya"] = _round_half(koya)
-    return values
-
-
 def _standings_order(
     *,
     ids: list[int],
     score: dict[int, float],
     values: dict[int, dict[str, float]],
     tiebreaks: Sequence[str],
+    codes: Sequence[str],
     entrant_of: dict[int, Entrant],
-    by_player: dict[int, dict[int, RoundResult]],
-    n_rounds: int,
+    field: Field,
 ) -> list[int]:
-    """The players' ids in standings order. The direct encounter is among players tied on
-    everything before it, so it is computed (into `values`) from a first order without it."""
-    order = sorted(ids, key=lambda pid: _key(pid, score, values, tiebreaks, entrant_of, "pre"))
-    if "direct_encounter" in tiebreaks:
-        _direct_encounter(order, score, values, tiebreaks, by_player, n_rounds)
-        order = sorted(ids, key=lambda pid: _key(pid, score, values, tiebreaks, entrant_of, "all"))
-    return order
-
-
-def _key(
-    pid: int,
-    score: dict[int, float],
-    values: dict[int, dict[str, float]],
-    tiebreaks: Sequence[str],
-    entrant_of: dict[int, Entrant],
-    stage: str,
-) -> tuple[Any, ...]:
-    tbs = []
-    for tb in tiebreaks:
-        if tb == "direct_encounter" and stage == "pre":
-            tbs.append(0.0)
-        else:
-            tbs.append(-values[pid].get(tb, 0.0))
-    e = entrant_of[pid]
-    return (-score[pid], *tbs, -e.rating, e.name, pid)
-
-
-def _direct_encounter(
-    order: list[int],
-    score: dict[int, float],
-    values: dict[int, dict[str, float]],
-    tiebreaks: Sequence[str],
-    by_player: dict[int, dict[int, RoundResult]],
-    n_rounds: int,
-) -> None:
-    """Points among players tied on score and the tie-breaks before it, when all of them met;
-    0 for everyone in a group where some pair never met."""
-    before = list(tiebreaks[: list(tiebreaks).index("direct_encounter")])
-    groups: dict[tuple[float, ...], list[int]] = defaultdict(list)
-    for pid in order:
-        groups[(score[pid], *(values[pid][tb] for tb in before))].append(pid)
-    for members in groups.values():
-        for pid in members:
-            values[pid]["direct_encounter"] = 0.0
-        if len(members) < 2:
+    """The players' ids in standings order. Direct Encounter is among players tied on
+    everything before it: each one is computed (into `values`) from the order so far."""
+    names = list(tiebreaks)
+    for i, code in enumerate(codes):
+        if code != "DE":
             continue
-        member_set = set(members)
-        met: set[frozenset[int]] = set()
-        points = dict.fromkeys(members, 0.0)
-        for pid in members:
-            for r in by_player[pid].values():
-                if r.opponent in member_set and r.outcome.played and r.round <= n_rounds:
-                    met.add(frozenset((pid, r.opponent)))
-                    points[pid] += r.points
-        pairs = len(members) * (len(members) - 1) // 2
-        if len(met) == pairs:
-            for pid in members:
-                values[pid]["direct_encounter"] = _round_half(points[pid])
+        groups: dict[tuple[float, ...], list[int]] = defaultdict(list)
+        for pid in ids:
+            groups[(score[pid], *(values[pid][tb] for tb in names[:i]))].append(pid)
+        de = direct_encounter_values(field, groups.values())
+        for pid in ids:
+            values[pid][names[i]] = de[pid]
+
+    def key(pid: int) -> tuple[Any, ...]:
+        e = entrant_of[pid]
+        return (-score[pid], *(-values[pid][tb] for tb in names), -e.rating, e.name, pid)
+
+    return sorted(ids, key=key)
+
+
+def tiebreak_keys(tiebreaks: Sequence[str]) -> list[tuple[str, str]]:
+    """The JSON and CSV keys of a list of tie-breaks, each with the name its values are
+    under: every FIDE code, then today's name of each code that has one (kept as an alias)."""
+    codes = [(code_of(tb), tb) for tb in tiebreaks]
+    aliases = [(ALIAS_OF[code], tb) for code, tb in codes if code in ALIAS_OF]
+    return [*codes, *aliases]
+
+
+def tiebreak_value(row: StandingRow, name: str) -> float:
+    """A row's value of a tie-break named by code or by today's name, whichever the row's
+    standings were computed under."""
+    found = row.tiebreaks.get(name)
+    if found is None:
+        code = code_of(name)
+        found = row.tiebreaks.get(code, row.tiebreaks.get(ALIAS_OF.get(code, code)))
+    if found is None:
+        raise KeyError(name)
+    return found
+
+
+def tiebreak_number(key: str, value: float) -> float | int:
+    """A value as JSON gives it: counts and ratings as whole numbers, points as floats."""
+    return int(value) if code_of(key) in WHOLE else float(value)
+
+
+def tiebreaks_json(row: StandingRow, tiebreaks: Sequence[str]) -> dict[str, float | int]:
+    """A row's tie-breaks as JSON gives them, under the keys of tiebreak_keys."""
+    return {
+        key: tiebreak_number(key, tiebreak_value(row, name))
+        for key, name in tiebreak_keys(tiebreaks)
+    }
+
+
+def tiebreak_legend_json(tiebreaks: Sequence[str]) -> dict[str, str]:
+    """Each code's English name (`BH-C1`: `Buchholz Cut 1`), for JSON readers."""
+    return {code_of(tb): name_of(code_of(tb)) for tb in tiebreaks}
 
 
 def standings_json(
     rows: Sequence[StandingRow], tiebreaks: Sequence[str], *, extended: bool = False
 ) -> list[dict[str, Any]]:
-    """The `kz standings --json` form: rank, name, score, tie-breaks (wins as a whole number);
-    `extended` (the API's form) adds each row's start rank and withdrawal."""
+    """The `kz standings --json` form: rank, name, score, tie-breaks by FIDE code and by
+    today's names (counts and ratings as whole numbers); `extended` (the API's form) adds
+    each row's start rank and withdrawal."""
+    keys = tiebreak_keys(tiebreaks)
     out = []
     for row in rows:
-        tbs: dict[str, Any] = {}
-        for tb in tiebreaks:
-            value = row.tiebreaks[tb]
-            tbs[tb] = int(value) if tb == "wins" else float(value)
+        tbs = {key: tiebreak_number(key, tiebreak_value(row, tb)) for key, tb in keys}
         item: dict[str, Any] = {
             "rank": row.rank,
             "name": row.entrant.name,

@@ -18,68 +18,28 @@ from django.http import (
 )
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
-from django.utils.translation import gettext_lazy as _
 
 from klinzha_site.csv_cells import csv_text
 from klinzha_site.page_cache import page_serve, page_splice
 from klinzha_site.parsing import ascii_int_or_none
 from tournaments import page_selectors, selectors
 from tournaments.audit import audit_head
-from tournaments.formats import points_formatter, points_shown
+from tournaments.formats import points_formatter
 from tournaments.models import Player, Tournament
 from tournaments.published import tournament_published_serve
-from tournaments.standings import StandingRow
-
-TIEBREAK_LABELS = {
-    "buchholz": _("Buchholz"),
-    "buchholz_cut1": _("Buchholz Cut 1"),
-    "median_buchholz": _("Median Buchholz"),
-    "sonneborn_berger": _("Sonneborn-Berger"),
-    "wins": _("Wins"),
-    "progressive": _("Progressive"),
-    "direct_encounter": _("Direct encounter"),
-    "koya": _("Koya"),
-}
-
-
-# What each tie-break column means (tournaments.md; computed in tournaments.standings).
-TIEBREAK_HELP = {
-    "buchholz": _(
-        "the sum of the opponents' scores (a round without an opponent counts "
-        "as an opponent with one's own score)"
-    ),
-    "buchholz_cut1": _("Buchholz without the lowest opponent's score"),
-    "median_buchholz": _("Buchholz without the highest and the lowest opponent's scores"),
-    "sonneborn_berger": _(
-        "the scores of the opponents one beat, plus half of those one drew "
-        "with, each score shifted by ½ per round played so that no "
-        "opponent counts below zero (a draw is −½, Art. 10.1)"
-    ),
-    "wins": _("battles won on the board"),
-    "progressive": _("the sum of the running score after each round"),
-    "direct_encounter": _("points against the players tied with one, when all of them met"),
-    "koya": _("points against the opponents who scored at least half of the rounds"),
-}
+from tournaments.standings import StandingRow, tiebreak_keys, tiebreak_value
+from tournaments.tiebreak_texts import tiebreak_legend
+from tournaments.tiebreaks import code_of
 
 
 def _labels(tiebreaks: list[str]) -> list[str]:
-    return [str(TIEBREAK_LABELS.get(tb, tb)) for tb in tiebreaks]
+    """The columns' headings: the FIDE codes (the legend names them)."""
+    return [code_of(tb) for tb in tiebreaks]
 
 
 def _legend(tiebreaks: list[str], rows: Sequence[StandingRow]) -> list[tuple[str, str]]:
-    """The tie-break columns with what they mean; Sonneborn-Berger's shift as the standings
-    computed it (½ per round with a result)."""
-    rounds = max((n for row in rows for n in row.rounds), default=0)
-    out = []
-    for tb in tiebreaks:
-        text = str(TIEBREAK_HELP.get(tb, ""))
-        if tb == "sonneborn_berger":
-            shift = points_shown(0.5 * rounds)
-            text += " " + str(
-                _("(here +%(shift)s after %(n)s rounds)") % {"shift": shift, "n": rounds}
-            )
-        out.append((str(TIEBREAK_LABELS.get(tb, tb)), text))
-    return out
+    """The tie-break columns with what they mean (after as many rounds as the rows show)."""
+    return tiebreak_legend(tiebreaks, max((n for row in rows for n in row.rounds), default=0))
 
 
 def _tournament(slug: str) -> Tournament:
@@ -240,6 +200,7 @@ def _crosstable_csv(request: HttpRequest, slug: str) -> HttpResponse:
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{t.slug}-crosstable.csv"'
     writer = csv.writer(response)
+    keys = tiebreak_keys(table.tiebreaks)
     writer.writerow(
         [
             "rank",
@@ -248,7 +209,7 @@ def _crosstable_csv(request: HttpRequest, slug: str) -> HttpResponse:
             "rating",
             *[f"R{n}" for n in range(1, table.rounds + 1)],
             "score",
-            *table.tiebreaks,
+            *(key for key, _name in keys),
         ]
     )
     for row, cells in zip(table.rows, table.cells, strict=True):
@@ -260,7 +221,7 @@ def _crosstable_csv(request: HttpRequest, slug: str) -> HttpResponse:
                 row.entrant.rating,
                 *[c.text() for c in cells],
                 row.score,
-                *[row.tiebreaks[tb] for tb in table.tiebreaks],
+                *[tiebreak_value(row, name) for _key, name in keys],
             ]
         )
     return response

@@ -39,6 +39,11 @@ def test_public_pages(client, demo):
     assert "Sonneborn-Berger" in page and "Kang" in page
     csv_text = client.get(f"/t/{t.slug}/crosstable.csv").content.decode()
     assert csv_text.splitlines()[0].startswith("rank,name,club,rating,R1,R2,R3,R4,score")
+    # The tie-breaks by code, then today's names of the same values.
+    head, first = csv_text.splitlines()[:2]
+    assert head.endswith(",score,BH,SSB,WON,buchholz,sonneborn_berger,wins")
+    cells = first.split(",")
+    assert cells[-6:-3] == cells[-3:]
 
 
 def test_api_reads_and_standings_form(demo):
@@ -54,7 +59,14 @@ def test_api_reads_and_standings_form(demo):
         "start_rank",
         "withdrawn_after_round",
     }
-    assert list(data[0]["tiebreaks"]) == ["buchholz", "sonneborn_berger", "wins"]
+    # By FIDE code, then today's names kept as aliases of the same values.
+    tbs = data[0]["tiebreaks"]
+    assert list(tbs) == ["BH", "SSB", "WON", "buchholz", "sonneborn_berger", "wins"]
+    assert (tbs["BH"], tbs["SSB"], tbs["WON"]) == (
+        tbs["buchholz"],
+        tbs["sonneborn_berger"],
+        tbs["wins"],
+    )
     rounds = api.get(f"/api/tournaments/{t.slug}/rounds/").json()
     assert len(rounds) == 4 and len(rounds[0]["games"]) == 5
     assert api.get("/api/players/").status_code == 200
@@ -91,6 +103,11 @@ def test_kz_standings_json(demo, capsys):
     assert rows[0]["rank"] == 1 and isinstance(rows[0]["tiebreaks"]["wins"], int)
     scores = [r["score"] for r in rows]
     assert scores == sorted(scores, reverse=True)
+    call_command("kz", "standings", DEMO_SLUG)
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split()[-3:] == ["BH", "SSB", "WON"]
+    # The last line names the codes (the one-line legend).
+    assert lines[-1] == "BH Buchholz; SSB Shifted Sonneborn-Berger; WON Number of Games Won"
 
 
 def test_demo_is_idempotent(demo):
@@ -127,3 +144,21 @@ def test_api_withdrawal_and_bye_request(demo):
     assert resp.status_code == 200 and resp.json()["status"] == "withdrawn"
     resp = api.post(f"/api/tournaments/{t.slug}/withdrawals/", {"player": 999999}, format="json")
     assert resp.status_code == 400 and "player" in resp.json()
+
+
+def test_api_takes_tiebreaks_by_code_or_todays_name(demo):
+    t, login, _password = demo
+    api = APIClient()
+    api.force_authenticate(get_user_model().objects.get(username=login))
+    body = {"name": "Y", "slug": "y", "start_date": "2026-12-01"}
+    made = api.post(
+        "/api/tournaments/",
+        {**body, "tiebreaks": "wins,BH-C1,TPR", "tiebreak_rules": "2024"},
+        format="json",
+    )
+    assert made.status_code == 201, made.json()
+    assert (made.json()["tiebreaks"], made.json()["tiebreak_rules"]) == ("WON,BH-C1,TPR", "2024")
+    bad = api.patch("/api/tournaments/y/", {"tiebreaks": "BH,XYZ"}, format="json")
+    assert bad.status_code == 400 and "XYZ" in str(bad.json()["tiebreaks"])
+    rules = api.patch("/api/tournaments/y/", {"tiebreak_rules": "1999"}, format="json")
+    assert rules.status_code == 400 and "tiebreak_rules" in rules.json()

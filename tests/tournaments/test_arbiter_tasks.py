@@ -353,3 +353,30 @@ def test_the_entrants_tabs_forms_come_back_to_the_entrants_tab(client, organizer
         assert resp.status_code == 302 and resp["Location"] == base + "#entrants", (path, body)
     gil.refresh_from_db()
     assert gil.user is not None and gil.user.username == "gil-account"
+
+
+def test_the_arbiter_picks_and_orders_tiebreaks_from_the_fide_list(client, organizer):
+    client.force_login(organizer)
+    page = client.get("/arbiter/new/").content.decode()
+    # One choice per place, each offering every code with its name.
+    for place in range(6):
+        assert f'name="tiebreaks_{place}"' in page
+    assert '<option value="BH-C1">BH-C1 – Buchholz Cut 1</option>' in page
+    assert '<option value="BWG">BWG – Number of Games Won Placed Second</option>' in page
+    form = {k: v for k, v in GOOD.items() if k != "tiebreaks"}
+    picked = {"tiebreaks_0": "DE", "tiebreaks_1": "BH-C1", "tiebreaks_2": "", "tiebreaks_3": "SB"}
+    resp = client.post("/arbiter/new/", {**form, "slug": "picked", **picked})
+    assert resp.status_code == 302, resp.content.decode()[:2000]
+    t = Tournament.objects.get(slug="picked")
+    assert t.tiebreak_list == ["DE", "BH-C1", "SB"] and t.tiebreak_rules == "2026"
+    page = client.get(f"/arbiter/t/{t.slug}/").content.decode()
+    assert '<option value="DE" selected>' in page
+    # The same code twice is refused beside the field, nothing saved.
+    twice = {**form, "slug": "twice", "tiebreaks_0": "BH", "tiebreaks_1": "BH"}
+    resp = client.post("/arbiter/new/", twice)
+    assert resp.status_code == 400 and "chosen twice" in resp.content.decode()
+    assert not Tournament.objects.filter(slug="twice").exists()
+    # The 2024 regulation may be chosen instead.
+    resp = client.post("/arbiter/new/", {**GOOD, "slug": "old", "tiebreak_rules": "2024"})
+    assert resp.status_code == 302
+    assert Tournament.objects.get(slug="old").tiebreak_rules == "2024"

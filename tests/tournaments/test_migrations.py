@@ -461,3 +461,39 @@ def test_expelled_players_who_had_withdrawn_are_known_from_their_trail() -> None
     )
     assert dict(flags) == {"Kor": True, "Worf": False, "Gowron": False}
     _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_events_keep_their_tiebreaks_named_by_fide_code() -> None:
+    """Each event's list of today's names becomes their FIDE codes in the same order, and
+    back; the events follow the 2026 regulation."""
+    before = [("tournaments", "0018_registration_withdrew_before_expulsion")]
+    old = _migrate(before).loader.project_state(before).apps
+    Tournament = old.get_model("tournaments", "Tournament")
+    lists = {
+        "plain": "buchholz,sonneborn_berger,wins",
+        "all": "direct_encounter, koya,progressive,median_buchholz,buchholz_cut1",
+        "none": "",
+    }
+    for slug, value in lists.items():
+        Tournament.objects.create(
+            name=slug, slug=slug, start_date=date(2026, 1, 1), tiebreaks=value
+        )
+
+    after = [("tournaments", "0019_tiebreaks_by_fide_code")]
+    new = _migrate(after).loader.project_state(after).apps
+    rows = new.get_model("tournaments", "Tournament").objects
+    assert {t.slug: (t.tiebreaks, t.tiebreak_rules) for t in rows.all()} == {
+        "plain": ("BH,SSB,WON", "2026"),
+        "all": ("DE,KS,PS,BH-M1,BH-C1", "2026"),
+        "none": ("", "2026"),
+    }
+    back = _migrate(before).loader.project_state(before).apps
+    assert {
+        t.slug: t.tiebreaks for t in back.get_model("tournaments", "Tournament").objects.all()
+    } == {
+        "plain": "buchholz,sonneborn_berger,wins",
+        "all": "direct_encounter,koya,progressive,median_buchholz,buchholz_cut1",
+        "none": "",
+    }
+    _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())

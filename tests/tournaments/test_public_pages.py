@@ -143,8 +143,15 @@ def test_legend_explains_each_tiebreak_and_the_sonneborn_berger_shift(client):
     for path in ("standings/", "standings/?round=2", "crosstable/"):
         page = client.get(f"/t/{t.slug}/{path}").content.decode()
         legend = page[page.index('id="legend"') :]
-        for label in ("Buchholz", "Sonneborn-Berger", "Wins"):
-            assert f"<dt>{label}</dt>" in legend, (path, label)
+        # Each column by its FIDE code, then one line: its name and what it counts.
+        for code, name in (
+            ("BH", "Buchholz"),
+            ("SSB", "Shifted Sonneborn-Berger"),
+            ("WON", "Number of Games Won"),
+        ):
+            assert f"<dt>{code}</dt><dd>{name}: " in legend, (path, code)
+        table = page[: page.index('id="legend"')]
+        assert all(f'<th class="num">{code}</th>' in table for code in ("BH", "SSB", "WON"))
         # ½ per round: after 2 rounds +1, after 3 rounds +1½.
         shift = "+1 after 2 rounds" if path.endswith("2") else "+1½ after 3 rounds"
         assert shift in legend, path

@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from tournaments import selectors, services
-from tournaments.models import Game, Registration
+from tournaments.models import Game, Registration, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -138,3 +138,19 @@ def test_crosstable_json(event, arbiter):
     assert ann["rounds"][0]["result"] == "1" and ann["rounds"][0]["placed_first"] is True
     cid = next(r for r in data["rows"] if r["name"] == "Cid")
     assert cid["rounds"][0]["result"] == "B"
+
+
+def test_tiebreaks_are_stored_by_fide_code_in_their_order():
+    t = services.tournament_create(
+        name="X", slug="x", start_date=date(2026, 1, 1), tiebreaks="wins, BH/C1,sonneborn_berger,SB"
+    )
+    # Today's names and the checker's BH/C1 become codes; FIDE's SB stays beside SSB.
+    assert t.tiebreaks == "WON,BH-C1,SSB,SB" and t.tiebreak_rules == "2026"
+
+
+def test_a_tiebreak_chosen_twice_is_refused():
+    with pytest.raises(ValidationError, match="BH chosen twice"):
+        services.tournament_create(
+            name="X", slug="x", start_date=date(2026, 1, 1), tiebreaks="BH,buchholz"
+        )
+    assert not Tournament.objects.filter(slug="x").exists()

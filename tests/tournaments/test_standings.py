@@ -64,9 +64,18 @@ def test_scores_and_order_with_negative_scores():
 def test_every_tiebreak_by_hand():
     rows = compute_standings([A, B, C, DD], small_event(), tiebreaks=TIEBREAKS)
     tb = {r.entrant.name: r.tiebreaks for r in rows}
-    # Buchholz: A: B 2 + C -1 + D -1/2 = 1/2; B: A 1.5 + D -1/2 + (forfeit: own 2) = 3;
-    # C: D -1/2 + A 1.5 + (forfeit: own -1) = 0; D: C -1 + B 2 + A 1.5 = 2.5
-    assert {k: v["buchholz"] for k, v in tb.items()} == {"A": 0.5, "B": 3, "C": 0, "D": 2.5}
+    # Buchholz (BH, 2026): A: B 2 + C -1 + D -1/2 = 1/2; B: A 1.5 + D -1/2 + (forfeit win:
+    # the dummy has B's 2, capped at the forfeiting C's -1) = 0; C: D -1/2 + A 1.5 +
+    # (forfeit loss: own -1, below B's 2) = 0; D: C -1 + B 2 + A 1.5 = 2.5
+    assert {k: v["buchholz"] for k, v in tb.items()} == {"A": 0.5, "B": 0, "C": 0, "D": 2.5}
+    assert all(v["buchholz"] == v["BH"] for v in tb.values())
+    # The 2024 rules have no cap: B's forfeit win counts B's own 2.
+    rows24 = compute_standings([A, B, C, DD], small_event(), tiebreaks=("BH",), rules="2024")
+    assert {r.entrant.name: r.tiebreaks["BH"] for r in rows24}["B"] == 3
+    # FIDE's SB: opponents' scores times the Standard Points scored against them.
+    # A: 1 x 2 + 1/2 x -1 + 1 x -1/2 = 1; B: 0 + 1 x -1/2 + 1 x (dummy -1) = -1.5;
+    # C: 1/2 x -1/2 + 1/2 x 1.5 + 0 = 1/2; D: 1/2 x -1 = -1/2
+    assert {k: v["SB"] for k, v in tb.items()} == {"A": 1, "B": -1.5, "C": 0.5, "D": -0.5}
     # Cut 1 and median for A: contributions -1, -1/2, 2
     assert tb["A"]["buchholz_cut1"] == 1.5 and tb["A"]["median_buchholz"] == -0.5
     # Sonneborn-Berger with the shift of 1/2 x 3 rounds = 1.5:
@@ -81,6 +90,8 @@ def test_every_tiebreak_by_hand():
         "D": 0.25,
     }
     assert {k: v["wins"] for k, v in tb.items()} == {"A": 2, "B": 1, "C": 0, "D": 0}
+    # WIN counts B's forfeit win too.
+    assert {k: v["WIN"] for k, v in tb.items()} == {"A": 2, "B": 2, "C": 0, "D": 0}
     # Progressive: A 1 + 1/2 + 1.5 = 3; B 0 + 1 + 2 = 3; C -1/2 - 1 - 1 = -2.5; D -1.5
     assert {k: v["progressive"] for k, v in tb.items()} == {"A": 3, "B": 3, "C": -2.5, "D": -1.5}
     # Koya: opponents with score >= 1.5 are A and B.
@@ -118,7 +129,7 @@ def test_byes_and_absence_count_as_own_score_for_buchholz():
         *game(2, 2, 3, D),
     ]
     rows = compute_standings([A, B, C], results)
-    tb = {r.entrant.name: r.tiebreaks["buchholz"] for r in rows}
+    tb = {r.entrant.name: r.tiebreaks["BH"] for r in rows}
     # A: 1 (B: 0 - 1/2 = -1/2) + own 1 for the requested bye = 1/2
     assert tb["A"] == 0.5
     # C: bye -> own 1/2, then B -1/2 -> 0
@@ -141,9 +152,18 @@ def test_json_form():
         "rank": 1,
         "name": "B",
         "score": 2.0,
-        "tiebreaks": {"buchholz": 3.0, "sonneborn_berger": 1.0, "wins": 1},
+        "tiebreaks": {
+            "BH": 0.0,
+            "SSB": 1.0,
+            "WON": 1,
+            "buchholz": 0.0,
+            "sonneborn_berger": 1.0,
+            "wins": 1,
+        },
     }
     assert isinstance(out[0]["tiebreaks"]["wins"], int)
+    # A list of FIDE codes gives the same keys: the codes, then today's names.
+    assert standings_json(rows, ("BH", "SSB", "WON")) == out
 
 
 def test_crosstable_cells():
@@ -155,7 +175,17 @@ def test_crosstable_cells():
 
 @pytest.mark.parametrize(
     "value,text",
-    [(2, "2"), (1.5, "1½"), (-0.5, "-½"), (-1.5, "-1½"), (0, "0"), (0.5, "½"), (0.25, "0.25")],
+    [
+        (2, "2"),
+        (1.5, "1½"),
+        (-0.5, "-½"),
+        (-1.5, "-1½"),
+        (0, "0"),
+        (0.5, "½"),
+        (0.25, "¼"),
+        (-8.75, "-8¾"),
+        (3.3, "3.3"),
+    ],
 )
 def test_format_points(value, text):
     assert format_points(value) == text

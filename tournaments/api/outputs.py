@@ -113,7 +113,11 @@ class StandingRowSerializer(serializers.Serializer):
     name = serializers.CharField()
     score = serializers.FloatField()
     tiebreaks = serializers.DictField(
-        child=serializers.FloatField(), help_text="each tie-break of the event by name"
+        child=serializers.FloatField(),
+        help_text=(
+            "each tie-break of the event by FIDE code (C.07), then by its earlier name where "
+            "it had one (buchholz = BH, sonneborn_berger = SSB, wins = WON, ...)"
+        ),
     )
     start_rank = serializers.IntegerField()
     withdrawn_after_round = serializers.IntegerField(
@@ -148,7 +152,12 @@ class CrosstableSerializer(serializers.Serializer):
     tournament = serializers.CharField(help_text="the tournament's slug")
     audit_head = AuditHeadSerializer(allow_null=True)
     rounds = serializers.IntegerField()
-    tiebreaks = serializers.ListField(child=serializers.CharField())
+    tiebreaks = serializers.ListField(
+        child=serializers.CharField(), help_text="the event's tie-breaks by FIDE code, in order"
+    )
+    tiebreak_legend = serializers.DictField(
+        child=serializers.CharField(), help_text="each tie-break code's name"
+    )
     legend = serializers.DictField(
         child=serializers.CharField(), help_text="what each mark of a cell means"
     )

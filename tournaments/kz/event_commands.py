@@ -16,6 +16,7 @@ from tournaments.selectors import standings_compute
 from tournaments.services import round_pair
 from tournaments.services.trf_import import trf_import, trf_import_check
 from tournaments.standings import standings_json
+from tournaments.tiebreaks import code_of, name_of
 from tournaments.trf import TrfError
 from tournaments.trf_export import tournament_trf
 
@@ -95,10 +96,17 @@ def handle_standings(options: dict[str, Any], stdout: IO[str], stderr: IO[str]) 
     if options.get("json"):
         stdout.write(json.dumps(standings_json(rows, tiebreaks), ensure_ascii=False) + "\n")
         return 0
-    stdout.write(f"{'#':>3}  {'name':24} {'score':>6}  " + "  ".join(tiebreaks) + "\n")
+    codes = [code_of(t) for t in tiebreaks]
+    widths = [max(len(c), 5) for c in codes]
+    heads = "  ".join(f"{c:>{w}}" for c, w in zip(codes, widths, strict=True))
+    stdout.write(f"{'#':>3}  {'name':24} {'score':>6}  {heads}\n")
     for row in rows:
-        tbs = "  ".join(f"{format_points(row.tiebreaks[t]):>{len(t)}}" for t in tiebreaks)
+        values = (format_points(row.tiebreaks[t]) for t in tiebreaks)
+        tbs = "  ".join(f"{v:>{w}}" for v, w in zip(values, widths, strict=True))
         stdout.write(f"{row.rank:>3}  {row.entrant.name:24} {format_points(row.score):>6}  {tbs}\n")
+    # One line of legend: each code's name (docs/tiebreaks.md says how each is computed).
+    if codes:
+        stdout.write("; ".join(f"{c} {name_of(c)}" for c in codes) + "\n")
     return 0
 
 

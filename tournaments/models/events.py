@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -99,8 +100,16 @@ class Tournament(models.Model):
     forfeit_loss_points = models.DecimalField(max_digits=4, decimal_places=2, default=Decimal(0))
     bye_points = models.DecimalField(max_digits=4, decimal_places=2, default=Decimal(1))
     requested_bye_points = models.DecimalField(max_digits=4, decimal_places=2, default=Decimal(0))
-    tiebreaks = models.CharField(
-        _("tie-breaks"), max_length=200, default="buchholz,sonneborn_berger,wins"
+    tiebreaks = models.CharField(_("tie-breaks"), max_length=200, default="BH,SSB,WON")
+    # The revision of FIDE's Tie-Break Regulations (C.07) the tie-breaks follow.
+    tiebreak_rules = models.CharField(
+        _("tie-break regulations"),
+        max_length=4,
+        choices=[
+            ("2026", _("FIDE C.07 of 2026")),
+            ("2024", _("FIDE C.07 of 2024")),
+        ],
+        default="2026",
     )
     placement_order = models.CharField(
         _("placement order"),
@@ -203,6 +212,7 @@ class Tournament(models.Model):
         "bye_points",
         "requested_bye_points",
         "tiebreaks",
+        "tiebreak_rules",
         "placement_order",
         "withdrawal_results",
         "free_round",
@@ -214,6 +224,21 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def is_round_robin(self) -> bool:
+        """Whether the pairings were determined in advance (single or double round robin)."""
+        robins = (self.PairingSystem.ROUND_ROBIN, self.PairingSystem.DOUBLE_ROUND_ROBIN)
+        return self.pairing_system in robins
+
+    @property
+    def standings_options(self) -> dict[str, Any]:
+        """The settings the standings are computed under (tournaments.standings)."""
+        return {
+            "tiebreaks": self.tiebreak_list,
+            "rules": self.tiebreak_rules,
+            "round_robin": self.is_round_robin,
+        }
 
     @property
     def tiebreak_list(self) -> list[str]:

@@ -23,7 +23,7 @@ from tournaments.models import Tournament
 from tournaments.roles import Role, role_require, user_is_organizer
 from tournaments.services.common import tournament_lock
 from tournaments.services.event_bounds import tournament_bounds_check
-from tournaments.standings import TIEBREAKS
+from tournaments.tiebreaks import code_of
 
 # The settings tournament_update changes (officials have officials_set).
 SETTINGS = (
@@ -44,6 +44,7 @@ SETTINGS = (
     "bye_points",
     "requested_bye_points",
     "tiebreaks",
+    "tiebreak_rules",
     "placement_order",
     "local_rules",
     "resignation_allowed",
@@ -97,11 +98,25 @@ def _validate_rules(tournament: Tournament, *, changed: Sequence[str] | None = N
 
 
 def _validate_tiebreaks(value: str) -> None:
+    """Each name a FIDE code (or today's name for one), none twice."""
+    seen: set[str] = set()
     for name in (t.strip() for t in value.split(",") if t.strip()):
-        if name not in TIEBREAKS:
+        try:
+            code = code_of(name)
+        except ValueError:
             raise ValidationError(
                 {"tiebreaks": gettext("unknown tie-break %(name)r") % {"name": name}}
+            ) from None
+        if code in seen:
+            raise ValidationError(
+                {"tiebreaks": gettext("tie-break %(name)s chosen twice") % {"name": code}}
             )
+        seen.add(code)
+
+
+def _tiebreaks_by_code(value: str) -> str:
+    """The list as stored: FIDE codes (today's names, still accepted, become theirs)."""
+    return ",".join(code_of(t.strip()) for t in value.split(",") if t.strip())
 
 
 def tournament_settings_check(
@@ -141,6 +156,7 @@ def tournament_create(
     if organizer is not None and getattr(organizer, "is_authenticated", False):
         tournament.organizer = organizer
     _validate_tiebreaks(tournament.tiebreaks)
+    tournament.tiebreaks = _tiebreaks_by_code(tournament.tiebreaks)
     _validate_rules(tournament)
     tournament.full_clean()
     tournament_bounds_check(tournament)
@@ -177,6 +193,7 @@ def tournament_update(
     )
     if "tiebreaks" in fields:
         _validate_tiebreaks(tournament.tiebreaks)
+        tournament.tiebreaks = _tiebreaks_by_code(tournament.tiebreaks)
     _validate_rules(tournament, changed=list(fields))
     tournament.full_clean()
     tournament_bounds_check(tournament)
