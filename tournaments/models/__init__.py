@@ -1,5 +1,5 @@
 """Clubs, players, tournaments with their settings, registrations, rounds and their games,
-bye requests, penalties, the audit trail and pairing jobs; one module per topic."""
+bye requests, penalties, the audit trail, pairing jobs and ratings; one module per topic."""
 
 from tournaments.models.audit import AuditEntry, SiteAudit
 from tournaments.models.events import ByeRequest, ForbiddenPair, Registration, Round, Tournament
@@ -7,6 +7,7 @@ from tournaments.models.games import Colour, Game, colour_other
 from tournaments.models.jobs import PairingJob
 from tournaments.models.penalties import Penalty
 from tournaments.models.people import Club, Player
+from tournaments.models.ratings import BattleRating, PeriodRating, PoolRating, RatingPeriod
 
 __all__ = [
     "Club",
@@ -23,4 +24,8 @@ __all__ = [
     "AuditEntry",
     "SiteAudit",
     "PairingJob",
+    "RatingPeriod",
+    "PoolRating",
+    "PeriodRating",
+    "BattleRating",
 ]

@@ -21,12 +21,24 @@ class Club(models.Model):
 
 
 class Player(models.Model):
+    class RatingSource(models.TextChoices):
+        NONE = "", _("none")
+        CLUB = "club", _("club")
+        NATIONAL = "national", _("national")
+        FIDE = "fide", _("FIDE")
+        ESTIMATE = "estimate", _("estimate")
+
     name = models.CharField(_("name"), max_length=120)
     club = models.ForeignKey(
         Club, null=True, blank=True, on_delete=models.SET_NULL, related_name="players"
     )
     federation = models.CharField(_("federation"), max_length=3, blank=True)
+    # The declared rating (0: none), from outside the site's own Glicko-2 pools: seeding
+    # takes it where the player's pool rating is still provisional (services/ratings_seed).
     rating = models.PositiveIntegerField(_("rating"), default=0)
+    rating_source = models.CharField(
+        _("source of the rating"), max_length=10, blank=True, choices=RatingSource.choices
+    )
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
         null=True,
