@@ -4,22 +4,31 @@ pool's state at a period's start, rating lists and a player's history."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.conf import settings
-from django.db.models import Q, QuerySet
+from django.db.models import Min, Q, QuerySet
 
 from tournaments.models import (
     Game,
     PeriodRating,
+    Player,
     PoolRating,
+    RatingBasis,
     RatingPeriod,
+    RatingPool,
     Round,
     Tournament,
 )
 from tournaments.ratings.glicko import Rating, grown_deviation
 from tournaments.ratings.history import RatedBattle, Standing
-from tournaments.ratings.pools import DEFAULT_SETTINGS, PERIOD_WEEK, PoolSettings, pool_of_event
+from tournaments.ratings.pools import (
+    DEFAULT_SETTINGS,
+    PERIOD_MONTH,
+    PoolSettings,
+    is_provisional,
+    pool_of_event,
+)
 from tournaments.selectors import ROUND_ROBINS, game_result_counted, penalty_effects, round_results
 
 # The formula's score of the first placer for each result rated; forfeits are not rated.
@@ -43,9 +52,9 @@ def pool_tournaments(*, pool: str) -> list[Tournament]:
 
 
 def pool_settings(*, pool: str) -> PoolSettings:
-    """A pool's defaults; the period kind from the settings' KZ_RATING_WEEKLY_POOLS."""
-    weekly = pool in settings.KZ_RATING_WEEKLY_POOLS
-    return PoolSettings(period=PERIOD_WEEK) if weekly else DEFAULT_SETTINGS
+    """A pool's defaults, with the period kind its row states (a month when it has none)."""
+    kind = RatingPool.objects.filter(pool=pool).values_list("period_kind", flat=True).first()
+    return PoolSettings(period=kind) if kind and kind != PERIOD_MONTH else DEFAULT_SETTINGS
 
 
 def game_day(*, starts_at: dt.datetime | None, entered_at: dt.datetime | None) -> dt.date | None:
@@ -96,9 +105,7 @@ def _tournament_battles(
 ) -> None:
     """Add the tournament's battles dated in [start, end) to `into`."""
     games = (
-        Game.objects.filter(round__tournament=tournament, kind=Game.Kind.GAME)
-        .exclude(second=None)
-        .exclude(round__status=Round.Status.DRAFT)
+        _battle_games([tournament])
         .filter(
             _moment_range("round__starts_at", start, end) & ~Q(round__starts_at=None)
             | Q(round__starts_at=None)
@@ -128,16 +135,41 @@ def _tournament_battles(
 
 
 def pool_battles(
-    *, pool: str, start: dt.date | None = None, end: dt.date | None = None
+    *,
+    pool: str,
+    start: dt.date | None = None,
+    end: dt.date | None = None,
+    tournaments: list[Tournament] | None = None,
 ) -> PoolBattles:
-    """The pool's battles dated in [start, end) (either bound open when None): the rated
-    ones in their order, and those pending."""
+    """The pool's battles dated in [start, end) (either bound open when None), of its events
+    or of `tournaments` only: the rated ones in their order, and those pending."""
     found = PoolBattles([], [])
-    for tournament in pool_tournaments(pool=pool):
+    for tournament in pool_tournaments(pool=pool) if tournaments is None else tournaments:
         _tournament_battles(tournament=tournament, start=start, end=end, into=found)
     found.rated.sort(key=lambda d: (d.day, d.battle.battle))
     found.pending.sort()
     return found
+
+
+def _battle_games(tournaments: list[Tournament]) -> QuerySet[Game]:
+    return (
+        Game.objects.filter(round__tournament__in=tournaments, kind=Game.Kind.GAME)
+        .exclude(second=None)
+        .exclude(round__status=Round.Status.DRAFT)
+    )
+
+
+def pool_first_day(*, pool: str) -> dt.date | None:
+    """The day of the pool's earliest dated battle (rated or pending), None when none is."""
+    games = _battle_games(pool_tournaments(pool=pool))
+    scheduled = games.exclude(round__starts_at=None).aggregate(first=Min("round__starts_at"))
+    entered = games.filter(round__starts_at=None).aggregate(first=Min("result_entered_at"))
+    days = [
+        game_day(starts_at=moment, entered_at=None)
+        for moment in (scheduled["first"], entered["first"])
+        if moment is not None
+    ]
+    return min((d for d in days if d is not None), default=None)
 
 
 def pool_periods(*, pool: str) -> QuerySet[RatingPeriod]:
@@ -189,3 +221,41 @@ def last_closed_sequence(*, pool: str) -> int:
         .first()
     )
     return -1 if last is None else last
+
+
+def seeding_ratings(
+    *, tournament: Tournament, players: Sequence[Player]
+) -> dict[int, tuple[int, str]]:
+    """Each player's rating snapshot for seeding the event, and its basis: the current
+    rating in the event's pool when it is not provisional; else the declared rating
+    (Player.rating) when there is one; else the provisional pool rating; else 0."""
+    pool = tournament_pool(tournament=tournament)
+    conf = pool_settings(pool=pool)
+    closed = last_closed_sequence(pool=pool)
+    rows = {
+        r.player_id: r
+        for r in PoolRating.objects.filter(
+            pool=pool, player_id__in=[p.pk for p in players]
+        ).select_related("last_period")
+    }
+    found: dict[int, tuple[int, str]] = {}
+    for player in players:
+        row = rows.get(player.pk)
+        deviation = (
+            None
+            if row is None
+            else current_deviation(row=row, closed_sequence=closed, ceiling=conf.initial_deviation)
+        )
+        if (
+            row is not None
+            and deviation is not None
+            and not is_provisional(deviation=deviation, settings=conf)
+        ):
+            found[player.pk] = (round(row.rating), RatingBasis.POOL)
+        elif player.rating > 0:
+            found[player.pk] = (player.rating, RatingBasis.DECLARED)
+        elif row is not None:
+            found[player.pk] = (round(row.rating), RatingBasis.PROVISIONAL)
+        else:
+            found[player.pk] = (0, "")
+    return found

@@ -319,8 +319,6 @@ KZ_AUDIT_KEY_ID = env("KZ_AUDIT_KEY_ID", default="dev")
 KZ_AUDIT_KEY = env("KZ_AUDIT_KEY", default="insecure-development-audit-key")
 KZ_AUDIT_RETIRED_KEYS = env.dict("KZ_AUDIT_RETIRED_KEYS", default={})
 
-# Ratings (docs/ratings.md): the pools that close a period a week (ISO weeks) rather than a
-# calendar month; the days after a period's end when it closes even with a result pending
-# (that result then re-rates as a correction does).
-KZ_RATING_WEEKLY_POOLS = env.list("KZ_RATING_WEEKLY_POOLS", default=[])
+# Ratings (docs/ratings.md): the days after a period's end when it closes even with a result
+# pending (that result then re-rates as a correction does).
 KZ_RATING_FORCED_CLOSE_DAYS = env.int("KZ_RATING_FORCED_CLOSE_DAYS", default=14)

@@ -7,6 +7,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.models.events import Tournament
 from tournaments.models.games import Game
 from tournaments.models.people import Player
 
@@ -21,6 +22,24 @@ POOL_CHOICES = [
 ]
 
 
+class RatingPool(models.Model):
+    """A pool's own row: how long its periods are, and the row its closes and checks lock
+    (one at a time per pool, so that a correction is never missed by a close in progress)."""
+
+    class Kind(models.TextChoices):
+        MONTH = "month", _("month")
+        WEEK = "week", _("week")
+
+    pool = models.CharField(_("pool"), max_length=20, choices=POOL_CHOICES, unique=True)
+    # Set before the pool's first period: its periods are numbered by it.
+    period_kind = models.CharField(
+        _("rating period"), max_length=5, choices=Kind.choices, default=Kind.MONTH
+    )
+
+    def __str__(self) -> str:
+        return self.pool
+
+
 class RatingPeriod(models.Model):
     """One period of a pool (a month `2026-11` or an ISO week `2026-W47`, UTC): open until
     closed, then its battles are rated. A pool's periods are numbered without a gap from its
@@ -28,13 +47,14 @@ class RatingPeriod(models.Model):
     deviation grows in each). `needs_rating`: a result in it (or in an earlier one) changed
     after it closed, so it is rated again (tournaments.services.ratings)."""
 
-    class Kind(models.TextChoices):
-        MONTH = "month", _("month")
-        WEEK = "week", _("week")
+    Kind = RatingPool.Kind
 
     pool = models.CharField(_("pool"), max_length=20, choices=POOL_CHOICES)
     label = models.CharField(_("period"), max_length=10)
     kind = models.CharField(max_length=5, choices=Kind.choices, default=Kind.MONTH)
+    # The period's number counted from year 0 (months: year × 12 + month - 1; weeks: ISO weeks
+    # since 1 January of year 1): consecutive periods have consecutive numbers, with no row
+    # to renumber when an older period appears (tournaments.ratings.pools.period_index).
     sequence = models.PositiveIntegerField()
     starts_on = models.DateField()
     # The first day after the period.
@@ -112,6 +132,9 @@ class BattleRating(models.Model):
 
     period = models.ForeignKey(RatingPeriod, on_delete=models.CASCADE, related_name="battles")
     game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="rating_change")
+    # The players as rated (a correction that changes them is found by comparing).
+    first = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    second = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
     # The first placer's score for the formula: 1, 0.5 or 0.
     first_score = models.FloatField()
     first_change = models.FloatField()
@@ -119,3 +142,18 @@ class BattleRating(models.Model):
 
     class Meta:
         ordering = ["period", "game"]
+
+
+class RatedEventVersion(models.Model):
+    """The published version of an event when its battles in a pool's closed periods were
+    last compared with what was rated: an event whose version moved since is compared again
+    (a corrected result, a penalty, a rescheduled round), and a difference re-rates."""
+
+    pool = models.CharField(max_length=20, choices=POOL_CHOICES)
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
+    version = models.PositiveIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["pool", "tournament"], name="one_rated_event_version"),
+        ]

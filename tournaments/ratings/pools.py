@@ -105,3 +105,19 @@ def period_bounds(*, label: str, kind: str) -> tuple[dt.date, dt.date]:
         raise ValueError(f"period {label!r}: no such {kind}") from None
     following = dt.date(year + 1, 1, 1) if number == 12 else dt.date(year, number + 1, 1)
     return start, following
+
+
+def period_index(*, label: str, kind: str) -> int:
+    """The period's number counted from year 0: consecutive periods, consecutive numbers
+    (months: year × 12 + month - 1; weeks: whole weeks since Monday 1 January of year 1)."""
+    start, _ = period_bounds(label=label, kind=kind)
+    if kind == PERIOD_WEEK:
+        return (start.toordinal() - 1) // 7
+    return start.year * 12 + start.month - 1
+
+
+def period_label(*, index: int, kind: str) -> str:
+    """The label of the period numbered `index` (period_index's inverse)."""
+    if kind == PERIOD_WEEK:
+        return period_of(day=dt.date.fromordinal(index * 7 + 1), kind=kind)
+    return f"{index // 12}-{index % 12 + 1:02d}"

@@ -11,6 +11,8 @@ from tournaments.ratings.pools import (
     POOLS,
     is_provisional,
     period_bounds,
+    period_index,
+    period_label,
     period_of,
     pool_check,
     pool_of_event,
@@ -115,3 +117,22 @@ def test_every_day_falls_in_its_periods_bounds() -> None:
             start, end = period_bounds(label=period_of(day=day, kind=kind), kind=kind)
             assert start <= day < end
         day += dt.timedelta(days=1)
+
+
+def test_period_numbers_are_consecutive_and_invertible() -> None:
+    assert period_index(label="2026-12", kind="month") + 1 == period_index(
+        label="2027-01", kind="month"
+    )
+    assert period_index(label="2026-W53", kind="week") + 1 == period_index(
+        label="2027-W01", kind="week"
+    )
+    day = dt.date(2025, 12, 1)
+    for kind in ("month", "week"):
+        previous = None
+        for offset in range(0, 500, 3):
+            label = period_of(day=day + dt.timedelta(days=offset), kind=kind)
+            index = period_index(label=label, kind=kind)
+            assert period_label(index=index, kind=kind) == label
+            if previous is not None:
+                assert index >= previous
+            previous = index
