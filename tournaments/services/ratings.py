@@ -45,7 +45,11 @@ from tournaments.ratings.pools import (
     pool_check,
 )
 from tournaments.roles import user_is_rating_officer
-from tournaments.services.common import acting_account, values_per_query
+from tournaments.services.common import (
+    acting_account,
+    published_version_bump,
+    values_per_query,
+)
 
 # The task a close by hand queues (on commit) for what it leaves to do, and the sweep's.
 RATINGS_RUN_TASK = "tournaments.ratings_run"
@@ -117,6 +121,7 @@ def _rows_store(*, period: RatingPeriod, rated: Rated, conf: PoolSettings) -> No
         for pid in (dated.battle.white, dated.battle.black):
             played[pid] = played.get(pid, 0) + 1
     old = set(PeriodRating.objects.filter(period=period).values_list("player_id", flat=True))
+    events = _events_rated(period)
     PeriodRating.objects.filter(period=period).delete()
     BattleRating.objects.filter(period=period).delete()
     rows = []
@@ -156,6 +161,18 @@ def _rows_store(*, period: RatingPeriod, rated: Rated, conf: PoolSettings) -> No
         batch_size=2000,
     )
     _pool_ratings_refresh(pool=period.pool, player_ids=old | set(played))
+    # Their crosstables and players' pages show each battle's change.
+    for tournament in Tournament.objects.filter(pk__in=events | _events_rated(period)):
+        published_version_bump(tournament)
+
+
+def _events_rated(period: RatingPeriod) -> set[int]:
+    """The events with a battle rated in the period."""
+    return set(
+        BattleRating.objects.filter(period=period)
+        .values_list("game__round__tournament_id", flat=True)
+        .distinct()
+    )
 
 
 def _period_rate(*, period: RatingPeriod, conf: PoolSettings) -> Rated:
