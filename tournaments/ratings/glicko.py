@@ -57,30 +57,29 @@ def expected(mu: float, mu_j: float, phi_j: float) -> float:
     return 1.0 / (1.0 + math.exp(-g(phi_j) * (mu - mu_j)))
 
 
-def _f(x: float, *, delta: float, phi: float, v: float, a: float, tau: float) -> float:
-    """Step 5's f(x), whose root is the log of the new volatility squared."""
-    ex = math.exp(x)
-    return ex * (delta * delta - phi * phi - v - ex) / (2.0 * (phi * phi + v + ex) ** 2) - (
-        x - a
-    ) / (tau * tau)
-
-
 def new_volatility(*, sigma: float, phi: float, v: float, delta: float, tau: float) -> float:
     """Step 5: σ' by the Illinois algorithm, exactly as the example's items 1 to 5."""
     a = math.log(sigma * sigma)
+    delta2, phi2, tau2 = delta * delta, phi * phi, tau * tau
+    exp = math.exp
+
+    def f(x: float) -> float:
+        """Step 5's f(x), whose root is the log of the new volatility squared."""
+        ex = exp(x)
+        return ex * (delta2 - phi2 - v - ex) / (2.0 * (phi2 + v + ex) ** 2) - (x - a) / tau2
+
     big_a = a
-    if delta * delta > phi * phi + v:
-        big_b = math.log(delta * delta - phi * phi - v)
+    if delta2 > phi2 + v:
+        big_b = math.log(delta2 - phi2 - v)
     else:
         k = 1
-        while _f(a - k * tau, delta=delta, phi=phi, v=v, a=a, tau=tau) < 0:
+        while f(a - k * tau) < 0:
             k += 1
         big_b = a - k * tau
-    f_a = _f(big_a, delta=delta, phi=phi, v=v, a=a, tau=tau)
-    f_b = _f(big_b, delta=delta, phi=phi, v=v, a=a, tau=tau)
+    f_a, f_b = f(big_a), f(big_b)
     while abs(big_b - big_a) > EPSILON:
         big_c = big_a + (big_a - big_b) * f_a / (f_b - f_a)
-        f_c = _f(big_c, delta=delta, phi=phi, v=v, a=a, tau=tau)
+        f_c = f(big_c)
         if f_c * f_b <= 0:
             big_a, f_a = big_b, f_b
         else:
@@ -102,11 +101,12 @@ def rating_step(*, player: Rating, outcomes: Sequence[Outcome], tau: float) -> S
     phi = player.deviation / SCALE
     v_inverse = 0.0
     total = 0.0
+    exp = math.exp
     for outcome in outcomes:
-        mu_j = (outcome.opponent.rating - CENTRE) / SCALE
-        phi_j = outcome.opponent.deviation / SCALE
-        g_j = g(phi_j)
-        e_j = 1.0 / (1.0 + math.exp(-g_j * (mu - mu_j)))
+        opponent = outcome.opponent
+        mu_j = (opponent.rating - CENTRE) / SCALE
+        g_j = g(opponent.deviation / SCALE)
+        e_j = 1.0 / (1.0 + exp(-g_j * (mu - mu_j)))
         v_inverse += g_j * g_j * e_j * (1.0 - e_j)
         total += g_j * (outcome.score - e_j)
     v = 1.0 / v_inverse
@@ -140,10 +140,19 @@ def battle_changes(*, player: Rating, outcomes: Sequence[Outcome], tau: float) -
     """What each battle adds to the rating, in order: the rating after the first k battles
     minus the rating after the first k-1 (the period's total is their sum, exactly the change
     the close makes up to the rounding of the additions)."""
+    return rating_with_changes(player=player, outcomes=outcomes, tau=tau)[1]
+
+
+def rating_with_changes(
+    *, player: Rating, outcomes: Sequence[Outcome], tau: float
+) -> tuple[Rating, list[float]]:
+    """The rating after the period's battles (at least one) and what each added in order
+    (battle_changes): the last prefix is the whole period, so its update is the rating."""
     changes = []
     before = player.rating
+    result = player
     for k in range(1, len(outcomes) + 1):
-        after = rating_step(player=player, outcomes=outcomes[:k], tau=tau)
-        changes.append(after.result.rating - before)
-        before = after.result.rating
-    return changes
+        result = rating_step(player=player, outcomes=outcomes[:k], tau=tau).result
+        changes.append(result.rating - before)
+        before = result.rating
+    return result, changes

@@ -8,7 +8,13 @@ import hashlib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from tournaments.ratings.glicko import Outcome, Rating, battle_changes, rating_update
+from tournaments.ratings.glicko import (
+    Outcome,
+    Rating,
+    grown_deviation,
+    rating_update,
+    rating_with_changes,
+)
 from tournaments.ratings.pools import PoolSettings
 
 SCORES = (0.0, 0.5, 1.0)
@@ -73,6 +79,15 @@ def _outcomes(
     return played
 
 
+def _idle(*, old: Standing, ceiling: float) -> Standing:
+    """An idle player's standing after the period: the deviation grown (Glicko-2 step 6)."""
+    r = old.rating
+    grown = grown_deviation(deviation=r.deviation, volatility=r.volatility, ceiling=ceiling)
+    if grown == r.deviation:
+        return old
+    return Standing(Rating(r.rating, grown, r.volatility), old.games, old.last_period)
+
+
 def period_rate(
     *,
     standings: Mapping[int, Standing],
@@ -94,19 +109,24 @@ def period_rate(
     after: dict[int, Standing] = {}
     per_battle: dict[tuple[int, int], float] = {}
     for pid in sorted(before):
-        mine = played.get(pid, [])
-        outcomes = [o for _, o in mine]
-        new = rating_update(
-            player=before[pid], outcomes=outcomes, tau=settings.tau, ceiling=ceiling
-        )
         old = standings.get(pid)
-        games = (old.games if old else 0) + len(outcomes)
-        last = label if outcomes else (old.last_period if old else label)
-        after[pid] = Standing(new, games, last)
-        if with_changes and mine:
-            deltas = battle_changes(player=before[pid], outcomes=outcomes, tau=settings.tau)
+        mine = played.get(pid)
+        if mine is None:
+            assert old is not None  # everyone idle was in the pool before
+            after[pid] = _idle(old=old, ceiling=ceiling)
+            continue
+        outcomes = [o for _, o in mine]
+        if with_changes:
+            new, deltas = rating_with_changes(
+                player=before[pid], outcomes=outcomes, tau=settings.tau
+            )
             for (battle, _), delta in zip(mine, deltas, strict=True):
                 per_battle[(battle, pid)] = delta
+        else:
+            new = rating_update(
+                player=before[pid], outcomes=outcomes, tau=settings.tau, ceiling=ceiling
+            )
+        after[pid] = Standing(new, (old.games if old else 0) + len(outcomes), label)
     changes = (
         [
             BattleChange(b.battle, per_battle[(b.battle, b.white)], per_battle[(b.battle, b.black)])

@@ -40,6 +40,7 @@ from tournaments.services.ratings import (
     rating_period_rerate_next,
     ratings_run,
 )
+from tournaments.tasks import rating_periods_sweep_task, ratings_run_task
 
 SEP = dt.datetime(2025, 9, 10, 18, tzinfo=dt.UTC)
 OCT = dt.datetime(2025, 10, 10, 18, tzinfo=dt.UTC)
@@ -333,3 +334,10 @@ def test_registration_and_the_re_sort_take_the_snapshot(officials) -> None:  # t
     t2, _ = event_make(officials, slug="next-open", names=("Gus",))
     reg = services.registration_create(tournament=t2, player=dax)
     assert (reg.rating, reg.rating_basis, reg.start_rank) == (2301, RatingBasis.POOL, 1)
+
+
+def test_the_tasks_take_the_pools_name_and_run_the_service(season) -> None:  # type: ignore[no-untyped-def]
+    done = ratings_run_task("laws")
+    assert done["closed"][:2] == ["2025-09", "2025-10"] and done["rerated"] == []
+    assert ratings_run_task("laws") == {"marked": 0, "rerated": [], "closed": []}
+    assert rating_periods_sweep_task() == 0
