@@ -168,7 +168,13 @@ def test_hostile_bodies_and_ids_never_answer_500(arbiter_token, method, path, fi
     from rest_framework.test import APIClient
 
     url = path.format(
-        slug=DEMO["slug"], id=DEMO["game"], job_id=1, adjustment=1, pk=DEMO["game"], number=1
+        slug=DEMO["slug"],
+        id=DEMO["game"],
+        job_id=1,
+        adjustment=1,
+        pk=DEMO["game"],
+        number=1,
+        pool="laws",
     )
     api = APIClient(raise_request_exception=False)
     api.credentials(HTTP_AUTHORIZATION=f"Token {arbiter_token}")

@@ -17,7 +17,15 @@ from rest_framework.test import APIClient
 
 from games.models import ClockAdjustment, RecordSubmission
 from tournaments import services
-from tournaments.models import AuditEntry, ForbiddenPair, Game, Penalty, Player, Round
+from tournaments.models import (
+    AuditEntry,
+    ForbiddenPair,
+    Game,
+    Penalty,
+    Player,
+    RatingPeriod,
+    Round,
+)
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()
@@ -285,6 +293,12 @@ def page_clock_revoke(w: World, user: Any, client: Client) -> Any:
 
 ENDPOINTS: list[tuple[str, Call, set[str]]] = [
     ("api club create", api_post("/api/clubs/", {"name": "New Club"}), OFFICIALS),
+    (
+        # Issue 25: pools are site-wide; staff and rating officers close, no event's officials.
+        "api rating period close",
+        api_post("/api/ratings/laws/close/", {"period": "2025-09"}),
+        {"staff"},
+    ),
     ("api player create", api_post("/api/players/", {"name": "Newbie"}), OFFICIALS),
     (
         # Issue 22: unlinking an account is the player's own (or staff's), not the organizer's.
@@ -634,6 +648,7 @@ STATE = [
     lambda w: w.game.irregularities.count(),
     lambda w: w.game.clock_adjustments.count(),
     lambda w: w.game.clock_adjustments.filter(revoked_at__isnull=False).count(),
+    lambda w: RatingPeriod.objects.exclude(closed_at=None).count(),
 ]
 
 

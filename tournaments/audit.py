@@ -56,6 +56,8 @@ class Action(StrEnum):
     BYE_REQUEST = "bye_request"
     BYE_REQUEST_CANCELLED = "bye_request_cancelled"
     RESULT_DISAGREEMENT_RULED = "game.result_disagreement_ruled"
+    RATING_PERIOD_CLOSED = "rating.period_closed"
+    RATING_PERIOD_RERATED = "rating.period_rerated"
 
 
 # How the arbiter's page names each action, in the reader's language (the trail itself, the
@@ -90,6 +92,8 @@ ACTION_LABELS: dict[str, Any] = {
     Action.BYE_REQUEST: gettext_lazy("bye requested"),
     Action.BYE_REQUEST_CANCELLED: gettext_lazy("requested bye cancelled"),
     Action.RESULT_DISAGREEMENT_RULED: gettext_lazy("result and signed record reconciled"),
+    Action.RATING_PERIOD_CLOSED: gettext_lazy("rating period closed"),
+    Action.RATING_PERIOD_RERATED: gettext_lazy("rating period rated again"),
 }
 
 

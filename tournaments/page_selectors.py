@@ -16,6 +16,7 @@ from tournaments.models import (
     Club,
     Game,
     Player,
+    RatingPeriod,
     Registration,
     Round,
     Tournament,
@@ -269,7 +270,10 @@ PLAYER_VERSION_SQL = (
     "SELECT p.name, p.club_id, c.name, p.federation, p.rating, v.s, v.n, v.m "
     f"FROM {Player._meta.db_table} p "
     f"LEFT JOIN {Club._meta.db_table} c ON c.id = p.club_id "
-    "CROSS JOIN (SELECT COALESCE(SUM(t.published_version), 0) AS s, COUNT(r.id) AS n, "
+    "CROSS JOIN (SELECT COALESCE(SUM(t.published_version), 0) "
+    # Every close and re-rating of any pool: the page shows ratings and idle deviations.
+    f"+ (SELECT COALESCE(SUM(rp.ratings_version), 0) FROM {RatingPeriod._meta.db_table} rp) "
+    "AS s, COUNT(r.id) AS n, "
     f"MAX(r.tournament_id) AS m FROM {Registration._meta.db_table} r "
     f"JOIN {Tournament._meta.db_table} t ON t.id = r.tournament_id "
     "WHERE r.player_id = %s) v WHERE p.id = %s"

@@ -33,6 +33,17 @@ def user_is_organizer(user: AnyUser | None) -> TypeGuard[User]:
     return bool(user.is_staff or user.has_perm("tournaments.add_tournament"))
 
 
+def user_is_rating_officer(user: AnyUser | None) -> bool:
+    """Who closes rating periods by hand: staff, or a "rating officer" (the permission
+    tournaments.close_ratingperiod, given by staff). Pools are site-wide, so an event's
+    arbiters and organizers are not, as such, rating officers."""
+    if user is None:
+        return True  # the system itself
+    if not user.is_authenticated:
+        return False
+    return bool(user.is_staff or user.has_perm("tournaments.close_ratingperiod"))
+
+
 def user_is_official(user: AnyUser | None) -> bool:
     """Organizers and anyone arbitrating some tournament may create players and clubs."""
     if user_is_organizer(user):

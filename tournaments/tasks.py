@@ -14,6 +14,12 @@ from tournaments.services.pairing_jobs import (
     pairing_job_run,
     pairing_jobs_fail_stale,
 )
+from tournaments.services.ratings import (
+    RATINGS_RUN_TASK,
+    RATINGS_SWEEP_TASK,
+    ratings_run,
+    ratings_sweep,
+)
 
 
 @shared_task(name=PAIR_ROUND_TASK, max_retries=3, **RELIABLE)
@@ -32,6 +38,20 @@ def published_pages_render_task(tournament_id: int) -> int:
     """A tournament's pages its readers read lately, rendered ahead once its version changed
     (lost, the readers render them themselves)."""
     return tournament_pages_prerender(tournament_id=tournament_id)
+
+
+@shared_task(name=RATINGS_RUN_TASK, max_retries=3, **RELIABLE)
+def ratings_run_task(pool: str) -> dict[str, object]:
+    """A pool's corrections, re-ratings and due closes (queued by a close by hand, on
+    commit): each period its own transaction, so a run cut short is finished by the next."""
+    summary = ratings_run(pool=pool)
+    return {"marked": summary.marked, "rerated": summary.rerated, "closed": summary.closed}
+
+
+@shared_task(name=RATINGS_SWEEP_TASK, ignore_result=True)
+def rating_periods_sweep_task() -> int:
+    """Every pool's ratings_run, every KZ_SWEEP_EVERY seconds from the beat schedule."""
+    return sum(len(s.closed) + len(s.rerated) for s in ratings_sweep().values())
 
 
 @worker_ready.connect

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments import views
+from tournaments import rating_views, views
 
 app_name = "tournaments"
 urlpatterns = [
@@ -14,4 +14,8 @@ urlpatterns = [
     path("t/<slug:slug>/crosstable.csv", views.crosstable_csv, name="crosstable-csv"),
     path("t/<slug:slug>/crosstable.json", views.crosstable_json, name="crosstable-json"),
     path("p/<int:pk>/", views.player_detail, name="player"),
+    path("ratings/", rating_views.ratings_index, name="ratings"),
+    path("ratings/<slug:pool>/", rating_views.rating_list, name="rating-list"),
+    path("ratings/<slug:pool>.csv", rating_views.rating_list_csv, name="rating-list-csv"),
+    path("ratings/<slug:pool>.json", rating_views.rating_list_json, name="rating-list-json"),
 ]

@@ -26,7 +26,10 @@ from tournaments import page_selectors, selectors
 from tournaments.audit import audit_head
 from tournaments.formats import points_formatter
 from tournaments.models import Player, Tournament
+from tournaments.models.ratings import POOL_CHOICES
 from tournaments.published import tournament_published_serve
+from tournaments.rating_page_selectors import history_points, player_rating_history
+from tournaments.rating_selectors import tournament_pool
 from tournaments.standings import StandingRow, tiebreak_keys, tiebreak_value
 from tournaments.tiebreak_texts import tiebreak_legend
 from tournaments.tiebreaks import code_of
@@ -101,6 +104,8 @@ def _tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "tournaments/detail.html",
         {
             "t": t,
+            "pool": (pool := tournament_pool(tournament=t)),
+            "pool_name": dict(POOL_CHOICES)[pool],
             "rounds": page_selectors.rounds_published(tournament=t),
             "players": selectors.entrants(tournament=t),
             "audit_head": audit_head(tournament=t),
@@ -263,5 +268,14 @@ def _player_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "player": player,
             "games": page_selectors.player_game_rows(player=player),
             "penalties": selectors.player_penalties(player=player, user=request.user),
+            "ratings": [
+                {
+                    "pool_name": dict(POOL_CHOICES)[h.pool],
+                    "history": h,
+                    "points": history_points(periods=h.periods),
+                    "pool": h.pool,
+                }
+                for h in player_rating_history(player=player)
+            ],
         },
     )

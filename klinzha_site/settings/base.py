@@ -228,6 +228,8 @@ CELERY_BEAT_SCHEDULE = {
         "task": "tournaments.pairing_jobs_sweep",
         "schedule": KZ_SWEEP_EVERY,
     },
+    # Closes the rating periods that have passed and re-rates those a correction reached.
+    "rating-periods": {"task": "tournaments.rating_periods_sweep", "schedule": KZ_SWEEP_EVERY},
 }
 # A request waits at most this long to hand a task to the broker; after a failure the broker
 # is left alone for KZ_BROKER_RETRY_AFTER seconds (klinzha_site.tasking).
@@ -322,3 +324,7 @@ SPECTACULAR_SETTINGS = {
 KZ_AUDIT_KEY_ID = env("KZ_AUDIT_KEY_ID", default="dev")
 KZ_AUDIT_KEY = env("KZ_AUDIT_KEY", default="insecure-development-audit-key")
 KZ_AUDIT_RETIRED_KEYS = env.dict("KZ_AUDIT_RETIRED_KEYS", default={})
+
+# Ratings (docs/ratings.md): the days after a period's end when it closes even with a result
+# pending (that result then re-rates as a correction does).
+KZ_RATING_FORCED_CLOSE_DAYS = env.int("KZ_RATING_FORCED_CLOSE_DAYS", default=14)

@@ -77,6 +77,8 @@ def site(live_server):
         "crosstable": f"/t/{t.slug}/crosstable/",
         "player": f"/p/{long_player}/",
         "game": f"/g/{game.pk}/",
+        "rating pools": "/ratings/",
+        "rating list": "/ratings/laws/",
     }
     arbiter_pages = {
         "dashboard": "/arbiter/",

@@ -18,9 +18,11 @@ from tournaments import services
 from tournaments.api.errors import errors
 from tournaments.api.inputs import AccountSerializer
 from tournaments.api.outputs import AccountOutSerializer
+from tournaments.api.ratings import PoolHistorySerializer, player_ratings_body
 from tournaments.api.serializers import ClubSerializer, PlayerSerializer
 from tournaments.models import Club, Player
 from tournaments.permissions import OfficialWriteOrReadOnly, account_named_require
+from tournaments.rating_page_selectors import player_rating_history
 
 User = get_user_model()
 
@@ -75,3 +77,11 @@ class PlayerViewSet(viewsets.ModelViewSet):
                 raise ValidationError({"username": gettext("no user %(name)r") % {"name": name}})
         player = services.player_link_user(player=player, account=account, user=request.user)
         return Response(AccountOutSerializer({"player": player.pk, "username": name or None}).data)
+
+    @extend_schema(responses={200: PoolHistorySerializer(many=True), **errors(404)})
+    @action(detail=True, methods=["get"], permission_classes=[permissions.AllowAny])
+    def ratings(self, request: Request, pk: str | None = None) -> Response:
+        """The player's Glicko-2 rating in each pool they are rated in: now, per period, per
+        battle, and the estimate of the battles since the last close (marked as one)."""
+        player = get_object_or_404(Player, pk=pk)
+        return Response(player_ratings_body(player_rating_history(player=player)))

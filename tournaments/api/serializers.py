@@ -37,7 +37,9 @@ class ClubSerializer(serializers.ModelSerializer):
 class PlayerSerializer(serializers.ModelSerializer):
     class Meta:
         model = Player
-        fields = ["id", "name", "club", "federation", "rating"]
+        # `rating` is the declared rating (from outside the site's pools), `rating_source`
+        # where it comes from: GET /api/players/{id}/ratings/ has the pools' ratings.
+        fields = ["id", "name", "club", "federation", "rating", "rating_source"]
         # Four digits, as a TRF player line holds it (columns 49-52).
         extra_kwargs = {"rating": {"min_value": 0, "max_value": 9999}}
 

@@ -1,18 +1,34 @@
 """Clubs, players, tournaments with their settings, registrations, rounds and their games,
-bye requests, penalties, the audit trail and pairing jobs; one module per topic."""
+bye requests, penalties, the audit trail, pairing jobs and ratings; one module per topic."""
 
 from tournaments.models.audit import AuditEntry, SiteAudit
-from tournaments.models.events import ByeRequest, ForbiddenPair, Registration, Round, Tournament
+from tournaments.models.events import (
+    ByeRequest,
+    ForbiddenPair,
+    RatingBasis,
+    Registration,
+    Round,
+    Tournament,
+)
 from tournaments.models.games import Colour, Game, colour_other
 from tournaments.models.jobs import PairingJob
 from tournaments.models.penalties import Penalty
 from tournaments.models.people import Club, Player
+from tournaments.models.ratings import (
+    BattleRating,
+    PeriodRating,
+    PoolRating,
+    RatedEventVersion,
+    RatingPeriod,
+    RatingPool,
+)
 
 __all__ = [
     "Club",
     "Player",
     "Tournament",
     "Registration",
+    "RatingBasis",
     "Round",
     "ByeRequest",
     "ForbiddenPair",
@@ -23,4 +39,10 @@ __all__ = [
     "AuditEntry",
     "SiteAudit",
     "PairingJob",
+    "RatingPool",
+    "RatingPeriod",
+    "RatedEventVersion",
+    "PoolRating",
+    "PeriodRating",
+    "BattleRating",
 ]

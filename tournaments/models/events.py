@@ -245,6 +245,14 @@ class Tournament(models.Model):
         return [t.strip() for t in self.tiebreaks.split(",") if t.strip()]
 
 
+class RatingBasis(models.TextChoices):
+    """What a registration's rating snapshot is (blank: the declared rating, before pools)."""
+
+    POOL = "pool", _("pool rating")
+    DECLARED = "declared", _("declared rating")
+    PROVISIONAL = "provisional", _("provisional pool rating")
+
+
 class Registration(models.Model):
     class Status(models.TextChoices):
         ACTIVE = "active", _("Active")
@@ -258,6 +266,11 @@ class Registration(models.Model):
     start_rank = models.PositiveIntegerField(null=True, blank=True)
     # The player's rating when registered: the event seeds by it, whatever the rating later.
     rating = models.PositiveIntegerField(_("rating"), default=0)
+    # Where that rating came from (tournaments.services.rating_seeds): the player's rating in
+    # the event's pool, their declared rating (Player.rating), or the pool's provisional one.
+    rating_basis = models.CharField(
+        _("rating basis"), max_length=12, blank=True, choices=RatingBasis.choices
+    )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
     first_round = models.PositiveSmallIntegerField(
         default=1, help_text=_("late entries join later")

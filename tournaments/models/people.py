@@ -21,11 +21,20 @@ class Club(models.Model):
 
 
 class Player(models.Model):
+    class RatingSource(models.TextChoices):
+        NONE = "", _("none")
+        CLUB = "club", _("club")
+        NATIONAL = "national", _("national")
+        FIDE = "fide", _("FIDE")
+        ESTIMATE = "estimate", _("estimate")
+
     name = models.CharField(_("name"), max_length=120)
     club = models.ForeignKey(
         Club, null=True, blank=True, on_delete=models.SET_NULL, related_name="players"
     )
     federation = models.CharField(_("federation"), max_length=3, blank=True)
+    # The declared rating (0: none), from outside the site's own Glicko-2 pools: seeding
+    # takes it where the player's pool rating is still provisional (services/ratings_seed).
     rating = models.PositiveIntegerField(_("rating"), default=0)
     # Identity as rating lists and TRF files carry it: a FIDE id and a national id (one
     # field each), the title as written (GM, or TRF16's g), sex and birth date as the file
@@ -36,6 +45,9 @@ class Player(models.Model):
     title = models.CharField(_("title"), max_length=3, blank=True, default="")
     sex = models.CharField(_("sex"), max_length=1, blank=True, default="")
     birth_date = models.CharField(_("birth date"), max_length=10, blank=True, default="")
+    rating_source = models.CharField(
+        _("source of the rating"), max_length=10, blank=True, choices=RatingSource.choices
+    )
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
         null=True,

@@ -15,6 +15,7 @@ from klinzha_site.user_types import AnyUser
 from tournaments.audit import Action, audit_append, audit_site_append
 from tournaments.models import ByeRequest, Club, ForbiddenPair, Player, Registration, Tournament
 from tournaments.penalty_kinds import penalty_kind
+from tournaments.rating_selectors import seeding_ratings
 from tournaments.roles import (
     Role,
     penalty_role,
@@ -80,7 +81,7 @@ def player_create(
 
 
 # What player_update changes: what the events' pages show of a player.
-PLAYER_FIELDS = ("name", "club", "federation", "rating")
+PLAYER_FIELDS = ("name", "club", "federation", "rating", "rating_source")
 
 
 @transaction.atomic
@@ -184,10 +185,11 @@ def registration_create(
         )
     tournament_lock(tournament.pk)
     entrants = Registration.objects.filter(tournament=tournament)
+    rating, basis = seeding_ratings(tournament=tournament, players=[player])[player.pk]
     if paired:
         rank = entrants.count() + 1  # a late entry joins below everyone seeded already
     else:
-        rank = _start_rank_of_newcomer(tournament=tournament, player=player)
+        rank = _start_rank_of_newcomer(tournament=tournament, player=player, rating=rating)
         # Only the rows below the newcomer move, in one statement.
         entrants.filter(start_rank__gte=rank).update(start_rank=F("start_rank") + 1)
     reg = Registration(
@@ -195,7 +197,8 @@ def registration_create(
         player=player,
         first_round=first_round,
         start_rank=rank,
-        rating=player.rating,
+        rating=rating,
+        rating_basis=basis,
     )
     reg.full_clean()
     reg.save()
@@ -234,16 +237,16 @@ def entrant_register(
     return registration_create(tournament=tournament, player=player, user=user)
 
 
-def _start_rank_of_newcomer(*, tournament: Tournament, player: Player) -> int:
+def _start_rank_of_newcomer(*, tournament: Tournament, player: Player, rating: int) -> int:
     """Before round 1 the field is seeded (seeding_key): the newcomer goes just below the
     last entrant seeded ahead of them, and an order the arbiter set by hand stays. One with
     no rank (the admin's form may leave it blank) neither counts nor moves. Read without
     loading the field: the highest rank of those rated higher, and of those rated the same
     whose name (casefolded, as Python orders it, not the database) comes first or equal."""
     ranked = Registration.objects.filter(tournament=tournament, start_rank__isnull=False)
-    higher = ranked.filter(rating__gt=player.rating).aggregate(top=Max("start_rank"))["top"]
+    higher = ranked.filter(rating__gt=rating).aggregate(top=Max("start_rank"))["top"]
     mine = player.name.casefold()
-    level = ranked.filter(rating=player.rating).values_list("start_rank", "player__name")
+    level = ranked.filter(rating=rating).values_list("start_rank", "player__name")
     ahead = [rank for rank, name in level if rank is not None and name.casefold() <= mine]
     return max([higher or 0, *ahead]) + 1
 
@@ -289,11 +292,17 @@ def _ranks_store(
 
 @transaction.atomic
 def start_ranks_sort(*, tournament: Tournament, user: AnyUser | None = None) -> list[Registration]:
-    """Seed the field again by rating (seeding_key), until round 1 is paired."""
+    """Seed the field again by rating (seeding_key), until round 1 is paired, each entrant's
+    rating snapshot taken again first (seeding_ratings: the pool's may have moved)."""
     require_arbiter(user, tournament)
     tournament_lock(tournament.pk)
     _ranks_check(tournament)
-    return _ranks_store(tournament, sorted(_by_start_rank(tournament), key=seeding_key), user)
+    field = _by_start_rank(tournament)
+    fresh = seeding_ratings(tournament=tournament, players=[r.player for r in field])
+    for reg in field:
+        reg.rating, reg.rating_basis = fresh[reg.player_id]
+    Registration.objects.bulk_update(field, ["rating", "rating_basis"])
+    return _ranks_store(tournament, sorted(field, key=seeding_key), user)
 
 
 @transaction.atomic

@@ -19,6 +19,7 @@ from klinzha_site.user_types import AnyUser
 from tournaments.audit import Action, AuditItem, audit_append_many
 from tournaments.entrant_lines import EntrantLine
 from tournaments.models import Club, Player, Registration, Tournament
+from tournaments.rating_selectors import seeding_ratings
 from tournaments.roles import player_manager_of
 from tournaments.services.common import (
     published_version_bump,
@@ -240,11 +241,13 @@ def _registrations_store(
             "pk", "start_rank", "rating", "player__name"
         )
     )
+    seeds = seeding_ratings(tournament=tournament, players=players)
     if paired:  # late entries join below everyone, in the batch's order
         ranks = [len(current) + i for i in range(1, len(players) + 1)]
     else:
         ranked = [(rank, rating, name) for _, rank, rating, name in current if rank is not None]
-        moves, ranks = seeding_slots(ranked=ranked, newcomers=[(p.rating, p.name) for p in players])
+        newcomers = [(seeds[p.pk][0], p.name) for p in players]
+        moves, ranks = seeding_slots(ranked=ranked, newcomers=newcomers)
         moving = [
             Registration(pk=pk, start_rank=moves[rank])
             for pk, rank, _, _ in current
@@ -257,7 +260,8 @@ def _registrations_store(
             player=player,
             first_round=paired + 1,
             start_rank=rank,
-            rating=player.rating,
+            rating=seeds[player.pk][0],
+            rating_basis=seeds[player.pk][1],
         )
         for player, rank in zip(players, ranks, strict=True)
     ]

@@ -8,15 +8,15 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 from games.kz import bundle_export, engine_commands
-from tournaments.kz import event_commands
+from tournaments.kz import event_commands, rating_commands
 
 # It lives in the top app so that it can name both apps' subcommands. bundle_export reads the
 # database, so it is not among the engine's commands (engine_commands runs without Django).
-SUBCOMMAND_MODULES = (engine_commands, bundle_export, event_commands)
+SUBCOMMAND_MODULES = (engine_commands, bundle_export, event_commands, rating_commands)
 
 
 class Command(BaseCommand):
-    help = "Klin Zha tools: validate, perft, show, clock, standings, trf, pair, …"
+    help = "Klin Zha tools: validate, perft, show, clock, standings, trf, pair, ratings, …"
     # The system checks import every URL and view; the kz tools need none of them.
     requires_system_checks: list[str] = []
 

@@ -1,0 +1,61 @@
+"""The rating pages: the pools, a pool's list (paged, filtered, CSV and JSON), a player's
+history with the plot and each battle's change, the estimate marked, the event's pool."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+
+import pytest
+
+from tests.tournaments.services.factories import event_make, officials_make, round_make
+from tournaments import services
+from tournaments.models import Game, Round
+from tournaments.services.ratings import rating_period_close
+
+SEP = dt.datetime(2025, 9, 10, 18, tzinfo=dt.UTC)
+
+
+@pytest.fixture
+def season(db):  # type: ignore[no-untyped-def]
+    officials = officials_make()
+    t, (ann, bob, cid, dax) = event_make(officials)
+    rnd = round_make(t, [(ann, bob), (cid, dax)])
+    Round.objects.filter(pk=rnd.pk).update(starts_at=SEP)
+    g1, g2 = rnd.games.order_by("board")
+    services.game_result_set(game=g1, result=Game.Result.FIRST_WIN)
+    services.game_result_set(game=g2, result=Game.Result.DRAW)
+    return t, (ann, bob, cid, dax)
+
+
+def test_the_pools_and_a_rating_list(season, client) -> None:  # type: ignore[no-untyped-def]
+    rating_period_close(pool="laws", label="2025-09", user=None)
+    index = client.get("/ratings/").content.decode()
+    assert 'href="/ratings/kinta/"' in index and "2025-09" in index
+    page = client.get("/ratings/laws/").content.decode()
+    assert 'id="rating-list"' in page and "Ann" in page and "?</td>" in page
+    assert client.get("/ratings/chess/").status_code == 404
+    rows = list(csv.reader(io.StringIO(client.get("/ratings/laws.csv").content.decode())))
+    assert rows[0][:5] == ["rank", "name", "club", "federation", "rating"]
+    assert [r[1] for r in rows[1:]][0] == "Ann" and len(rows) == 5
+    body = client.get("/ratings/laws.json?federation=ZZ").json()
+    assert (body["pool"], body["players"]) == ("laws", [])
+
+
+def test_a_players_history_and_the_estimate(season, client) -> None:  # type: ignore[no-untyped-def]
+    t, (ann, *_) = season
+    before = client.get(f"/p/{ann.pk}/").content.decode()
+    assert 'class="rating-estimate"' in before and "Total (estimate)" in before
+    assert "rating-periods" not in before
+    rating_period_close(pool="laws", label="2025-09", user=None)
+    after = client.get(f"/p/{ann.pk}/").content.decode()
+    assert 'class="rating-plot"' in after and "<polyline" in after
+    assert 'class="rating-periods"' in after and "2025-09" in after
+    assert 'class="rating-battles"' in after and "rating-estimate" not in after
+
+
+def test_the_event_page_shows_its_pool(season, client) -> None:  # type: ignore[no-untyped-def]
+    t, _ = season
+    page = client.get(f"/t/{t.slug}/").content.decode()
+    assert 'href="/ratings/laws/"' in page and "Rating pool" in page
