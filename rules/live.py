@@ -145,6 +145,12 @@ class LiveBattle:
             return "over"
         return "battle" if self.position.stage()[1] == "battle" else "placement"
 
+    def next_completes_move(self) -> bool:
+        """Whether the next ply completes its side's move for the clock: a battle move, or
+        the ply that completes a side's setup, its move 1 (Art. 6.7)."""
+        pos = self.position
+        return pos.stage()[1] == "battle" or pos.completes_setup()
+
     def draws_allowed(self) -> bool:
         """Whether the battle may end by agreement: not under the Italian society's rules,
         which have no draws."""
@@ -176,7 +182,7 @@ class LiveBattle:
         if self._outcome is None and self._is_kinta_combat(side, move):
             raise _refused(n, IllegalMoveError.coded("combat_not_online", "D.1.5"))
         written = describe_move(pos, move)
-        completes = stage == "battle" or pos.completes_setup()
+        completes = self.next_completes_move()
         warnings: list[Warning] = []
         problem = replay_ply(pos, RecordPly(ply, text), n, self.notation, warnings)
         if problem is not None:
