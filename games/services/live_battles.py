@@ -79,6 +79,8 @@ class MovePlayed:
     warnings: list[str] = field(default_factory=list)
     # False when the mover's flag fell before the ply came: the battle ended, unplayed.
     played: bool = True
+    # The colour to act next, whose clock runs now.
+    turn: str = ""
 
 
 # --- opening ------------------------------------------------------------------------------------
@@ -220,7 +222,7 @@ def _ply_apply(
         # Its time ran out before the ply came, lag compensated: the flag fell (Art. 6).
         ended = _time_out(battle=battle, live=live)
         clocks = clocks_now(battle=battle, live=live, now=now)
-        return MovePlayed(live.next_n, ply, clocks, [], ended, played=False)
+        return MovePlayed(live.next_n, ply, clocks, [], ended, played=False, turn=live.turn)
     try:
         played = live.play(ply)
     except PlyRefused as exc:
@@ -262,6 +264,7 @@ def _ply_apply(
         ending,
         withdrawn,
         [str(w.reason) for w in played.warnings],
+        turn=live.turn,
     )
 
 
