@@ -33,7 +33,7 @@ from rules.live import PlyRefused
 from rules.live_clock import ply_charge, reading_seconds
 from rules.pieces import COLOR_NAMES
 from rules.record import write_record
-from tournaments.models import Colour, Game
+from tournaments.models import Colour, Game, Round
 from tournaments.services.results import game_result_set
 
 
@@ -116,8 +116,11 @@ def _tags_of_game(*, game: Game, first_colour: str) -> dict[str, str]:
 @transaction.atomic
 def live_battle_open(*, game: Game, now: datetime | None = None) -> LiveBattle:
     """Open `game` for play on the site: its players' accounts by colour, its start tags;
-    the first placer's clock runs from now (Art. 6.8). ValidationError when the game has no
-    two players with accounts or its rules cannot be played online."""
+    the first placer's clock runs from now (Art. 6.8). ValidationError when its round is not
+    published, the game has no two players with accounts or its rules cannot be played
+    online."""
+    if game.round.status == Round.Status.DRAFT:
+        raise ValidationError({"game": gettext("the round is not published yet")})
     if game.second is None or game.first.user_id is None or game.second.user_id is None:
         raise ValidationError({"game": gettext("an online battle needs two players with accounts")})
     first_colour = game.first_colour_or_green

@@ -28,7 +28,7 @@ from rules.record import read_record
 from rules.validate import validate_text
 from tests.games.conftest import RECORDS
 from tests.tournaments.services.factories import event_make, round_make
-from tournaments.models import Game
+from tournaments.models import Game, Round
 
 User = get_user_model()
 
@@ -81,6 +81,15 @@ def test_a_game_without_accounts_cannot_be_played_online(officials):
     game = round_make(t, [(players[0], players[1]), (players[2], players[3])]).games.first()
     with pytest.raises(ValidationError):
         live_battle_open(game=game)
+
+
+def test_a_game_of_a_round_not_published_cannot_be_opened(officials):
+    game = _game_with_accounts(officials)
+    game.round.status = Round.Status.DRAFT
+    game.round.save(update_fields=["status"])
+    with pytest.raises(ValidationError):
+        live_battle_open(game=Game.objects.get(pk=game.pk))
+    assert not LiveBattle.objects.exists()
 
 
 def test_a_ply_is_applied_once_and_a_repeat_is_stale(battle):
