@@ -28,10 +28,13 @@ install: $(STAMP)
 
 install-dev: $(DEV_STAMP)
 
+# One process serves the pages and online play's sockets (klinzha_site.asgi: HTTP to Django,
+# /ws/games/{id}/ to Channels, its layer in memory without REDIS_URL); no reload on edits.
 run: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py kz demo
-	$(PY) manage.py runserver 127.0.0.1:8000
+	DJANGO_SETTINGS_MODULE=$${DJANGO_SETTINGS_MODULE:-klinzha_site.settings.local} \
+		$(VENV)/bin/uvicorn klinzha_site.asgi:application --host 127.0.0.1 --port 8000
 
 # Without REDIS_URL `make run` runs every task in-process at once: nothing waits for a worker
 # or the sweep. With REDIS_URL set, `make worker` in a second terminal is one worker with the

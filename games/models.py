@@ -21,6 +21,7 @@ class RecordSubmission(models.Model):
         BULK = "bulk", _("Bulk upload")
         ARBITER = "arbiter", _("Restored by the arbiter")
         RULING = "ruling", _("Corrected by the arbiter's ruling (Art. 7)")
+        ONLINE = "online", _("Played online, written by the server")
 
     class Status(models.TextChoices):
         QUEUED = "queued", _("Waiting for validation")
@@ -200,3 +201,18 @@ class Irregularity(models.Model):
 
     class Meta:
         ordering = ["created_at", "id"]
+
+
+# The battles played online live in a module of their own; imported here so that Django
+# finds them as the app's models.
+from games.live_models import LiveBattle, LivePly  # noqa: E402
+
+__all__ = [
+    "ClockAdjustment",
+    "Irregularity",
+    "LiveBattle",
+    "LivePly",
+    "RecordSignature",
+    "RecordSubmission",
+    "SigningKey",
+]

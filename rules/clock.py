@@ -171,6 +171,12 @@ def latecomer_adjustments(
     return tuple(sorted(out, key=lambda a: (a.side, a.in_readings)))
 
 
+def allotted_seconds(tc: TimeControl, completed: int) -> int:
+    """The time a side's clock has been given having completed `completed` moves (the
+    server's clock reads its time left from it, rules.live_clock)."""
+    return _allotted(tc, completed)
+
+
 def _allotted(tc: TimeControl, completed: int) -> int:
     """The time a side's clock has been given having completed `completed` moves: the
     periods reached (a reading that completes a period already holds the next one's time,

@@ -229,6 +229,10 @@ MESSAGES: Final[dict[str, str]] = {
         # xgettext:no-python-format
         "a combat needs its spindle casts recorded after the ply ([%cast …])"
     ),
+    "combat_not_online": gettext_noop(
+        "Kinta's combats are not played online yet: their spindle casts need the server"
+    ),
+    "one_ply_only": gettext_noop("send one ply, with no comment: {text}"),
     "cast_after_combat": gettext_noop("round {n} is cast after the combat ended in round {ended}"),
     "spindle_face": gettext_noop("a spindle shows 1 to 6, not {value} (round {n})"),
     "round_too_few_casts": gettext_noop(

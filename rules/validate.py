@@ -182,7 +182,7 @@ def validate_record(record: Record) -> Verdict:
     pos = new_position(rules, first)
     accepted = 0
     for index, rp in enumerate(record.plies, start=1):
-        problem = _replay_ply(pos, rp, index, notation, warnings)
+        problem = replay_ply(pos, rp, index, notation, warnings)
         if problem is not None:
             error = PlyError(index, rp.text, problem[0], problem[1])
             return Verdict(accepted, error, warnings, None, result, pos)
@@ -201,10 +201,12 @@ def validate_record(record: Record) -> Verdict:
 _new_move: Final = tuple.__new__
 
 
-def _replay_ply(
+def replay_ply(
     pos: Position, rp: RecordPly, index: int, notation: Notation, warnings: list[Warning]
 ) -> tuple[str, str | None] | None:
-    """Play one ply on `pos`; or, leaving `pos` as it was, the reason and Article it breaks."""
+    """Play one ply on `pos`; or, leaving `pos` as it was, the reason and Article it breaks.
+    The one home of a ply's checks: the validator replays a record with it, rules.live
+    plays a battle on the server with it."""
     ply = rp.ply
     if ply is None:
         return rp.error or message("unreadable_ply"), "Appendix C"
@@ -309,6 +311,8 @@ __all__ = [
     "RecordError",
     "Verdict",
     "Warning",
+    "replay_ply",
+    "rules_from_tags",
     "validate_record",
     "validate_text",
     "verdict_for_unreadable",

@@ -1,6 +1,6 @@
 """Writes of the games app, one transaction each, by topic: records (submission, validation),
-bulk upload, signatures, clocks, and the arbiter's rulings. The names are gathered here for
-callers; the modules import each other directly."""
+bulk upload, signatures, clocks, the arbiter's rulings, and battles played online. The names
+are gathered here for callers; the modules import each other directly."""
 
 from games.services.bulk import MAX_UPLOAD_BYTES, BulkUpload, bulk_upload, upload_size_check
 from games.services.clocks import (
@@ -10,6 +10,14 @@ from games.services.clocks import (
     penalty_clock_effect_apply,
 )
 from games.services.disagreements import result_disagreement_rule
+from games.services.live_battles import (
+    LiveRefusal,
+    live_battle_flag,
+    live_battle_open,
+    live_draw,
+    live_move_play,
+    live_resign,
+)
 from games.services.records import (
     MAX_RECORD_BYTES,
     VALIDATION_BATCH,
@@ -38,6 +46,7 @@ __all__ = [
     "MAX_UPLOAD_BYTES",
     "VALIDATION_BATCH",
     "BulkUpload",
+    "LiveRefusal",
     "bulk_upload",
     "clock_adjustment_add",
     "clock_adjustment_revoke",
@@ -45,6 +54,11 @@ __all__ = [
     "game_timeout_decide",
     "irregularity_declare",
     "latecomers_record",
+    "live_battle_flag",
+    "live_battle_open",
+    "live_draw",
+    "live_move_play",
+    "live_resign",
     "penalty_clock_effect_apply",
     "record_correction_create",
     "record_correction_rule",

@@ -186,6 +186,25 @@ else:
     CELERY_RESULT_BACKEND = "cache+memory://"
     CELERY_TASK_ALWAYS_EAGER = True
     CELERY_TASK_EAGER_PROPAGATES = True
+
+
+def channel_layers(redis_url: str) -> dict[str, dict[str, object]]:
+    """Online play's fan-out (games/live_consumer.py): a battle's messages to every socket
+    watching it, through Redis when there is one (several ASGI processes), in the process's
+    memory otherwise (`make run`, one process). Nothing is read back from it: PostgreSQL
+    holds the battles (docs/online-play.md)."""
+    if redis_url:
+        return {
+            "default": {
+                "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+                "CONFIG": {"hosts": [redis_url]},
+            }
+        }
+    return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+
+CHANNEL_LAYERS = channel_layers(REDIS_URL)
+ASGI_APPLICATION = "klinzha_site.asgi.application"
 # A change's worker renders the published pages readers read lately before they ask again
 # (klinzha_site.page_prerender): with workers only (REDIS_URL), else readers render them.
 KZ_PAGE_PRERENDER = env.bool("KZ_PAGE_PRERENDER", default=bool(REDIS_URL))

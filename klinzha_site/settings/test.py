@@ -30,3 +30,4 @@ if REDIS_URL and _XDIST_WORKER.startswith("gw"):  # noqa: F405
     REDIS_URL = _redis_db_of_worker(REDIS_URL, _XDIST_WORKER)  # noqa: F405
     CACHES["default"]["LOCATION"] = REDIS_URL  # noqa: F405
     CELERY_BROKER_URL = CELERY_RESULT_BACKEND = REDIS_URL
+    CHANNEL_LAYERS = channel_layers(REDIS_URL)  # noqa: F405
