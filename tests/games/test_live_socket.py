@@ -5,12 +5,11 @@ draws and resignation, and who may act."""
 
 from __future__ import annotations
 
-import sys
-import types
 from datetime import timedelta
 
 import pytest
 from asgiref.sync import async_to_sync
+from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import timezone
@@ -21,17 +20,6 @@ from games.services.live_battles import live_battle_open
 from klinzha_site.asgi import application
 from rules.validate import validate_text
 from tests.tournaments.services.factories import event_make, officials_make, round_make
-
-try:
-    from channels.testing import WebsocketCommunicator
-except ModuleNotFoundError:
-    # channels.testing imports daphne for its live-server test case, which these tests do
-    # not use; daphne is not a requirement (uvicorn serves the sockets).
-    stub = types.ModuleType("daphne.testing")
-    stub.DaphneProcess = object  # type: ignore[attr-defined]
-    sys.modules.setdefault("daphne", types.ModuleType("daphne"))
-    sys.modules["daphne.testing"] = stub
-    from channels.testing import WebsocketCommunicator
 
 # The consumer reaches the database from other threads: committed data, not a test's
 # transaction.
