@@ -103,13 +103,17 @@ def test_bye_rises_where_a_low_bye_floats_two_players_far():
 
 def test_a_forfeit_win_bars_the_bye_as_the_reference_does():
     # Round 2 of five: 1 beat 2, 4 won by forfeit against 3, 5 had the bye; the lowest
-    # group (2, 3) has the bye, and the forfeit placed nobody.
+    # group (2, 3) has the bye, and the forfeit placed nobody. 5 floated down in round 1
+    # (no game) and should not again (FIDE C.04.3 C14): 1 floats, 4-5 pair, and 3 meets 1,
+    # so 2 (who met 1) has the bye.
     event = _event(5, [[(1, 2, "1"), (4, 3, "+"), (5, None, "U")]])
     present = list(event.players.values())
     assert not event.players[4].bye_allowed and event.players[4].placements == ()
+    assert [event.players[i].floats for i in (1, 2, 3, 4, 5)] == [("",), ("",)] + [("D",)] * 3
     ours = pair_swiss(present, round_number=2)
     ref = pair_reference(event, present, 5).result
-    assert ours.bye in (2, 3) and ref.bye in (2, 3)
+    assert ours.bye == ref.bye == 2
+    assert _pairs(ours) == _pairs(ref) == {frozenset((1, 3)), frozenset((4, 5))}
 
 
 def test_a_forfeit_winner_is_given_the_bye_only_where_nobody_else_can_have_it():

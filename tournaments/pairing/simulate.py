@@ -51,6 +51,7 @@ class Event:
     def play(self, result: RoundPairing) -> None:
         """Record the round as paired in `result` with random results; everyone not in it was
         absent (0 points)."""
+        before = {pid: p.score for pid, p in self.players.items()}
         seen: set[int] = set()
         for pr in result.pairings:
             roll = self.rng.random()
@@ -69,12 +70,14 @@ class Event:
         for pid in self.players:
             if pid not in seen:
                 self.history[pid].append(Played(None, "-", "Z"))
+        self._floats_record(before)
         self.rounds_played += 1
 
     def record(self, games: list[tuple[int, int | None, str]]) -> None:
         """Record a round as given: (first, second, first's TRF code: '1', '0', '=', '+',
         '-'), or (player, None, 'U' bye / 'Z' absent); players not named were absent."""
         other = {"1": "0", "0": "1", "=": "=", "+": "-", "-": "+"}
+        before = {pid: p.score for pid, p in self.players.items()}
         seen: set[int] = set()
         for a, b, code in games:
             seen.add(a)
@@ -91,7 +94,20 @@ class Event:
         for pid in self.players:
             if pid not in seen:
                 self.history[pid].append(Played(None, "-", "Z"))
+        self._floats_record(before)
         self.rounds_played += 1
+
+    def _floats_record(self, before: dict[int, float]) -> None:
+        """Each player's float in the round just recorded, from the scores `before` it
+        (FIDE C.04.3 A.4): down against a lower score or without a game played."""
+        for pid, p in self.players.items():
+            last = self.history[pid][-1]
+            if last.opponent is None or last.code in "+-":
+                mark = "D"
+            else:
+                mine, theirs = before[pid], before[last.opponent]
+                mark = "D" if mine > theirs else "U" if mine < theirs else ""
+            self.players[pid] = replace(p, floats=(*p.floats, mark))
 
     def _record(
         self,

@@ -26,6 +26,7 @@ from tournaments.pairing.explain import (
     groups_explain,
     round_blocked,
 )
+from tournaments.pairing.floats import float_repeats, floats_polish
 from tournaments.pairing.polish import pairs_polish
 
 # Called with (fraction done, what is being done) while a round is paired.
@@ -240,13 +241,18 @@ def _polish(
         unequal, half_points, clash = _pair_cost(a, b, rules)
         if a is nobody or b is nobody:
             # Each half point above the lowest group counts as a floater more.
-            unequal = half_points
+            return (_HALF_POINT + 1) * half_points
         return _HALF_POINT * half_points + _CLASH * clash + unequal
 
     def reach(gain: int) -> float:
         return (gain - 1) // _HALF_POINT / 2
 
-    pairs = pairs_polish(pairs, cost, ok, lambda p: (p.score, rules.pref[p.id]), score_reach=reach)
+    def kind(p: PairingPlayer) -> tuple[float, tuple[str, int]]:
+        return (p.score, rules.pref[p.id])
+
+    pairs = pairs_polish(pairs, cost, ok, kind, score_reach=reach)
+    # Swaps of players of one score that cost no more settle the floats last.
+    pairs = floats_polish(pairs, ok=ok, cost=cost, nobody=nobody)
     given = [a if b is nobody else b for a, b in pairs if nobody in (a, b)]
     return [(a, b) for a, b in pairs if a is not nobody and b is not nobody], (
         given[0] if given else bye
@@ -255,6 +261,7 @@ def _polish(
 
 # Score differences first (FIDE C.04.3 C6), then placement (C12, C13); among those alike the
 # fewest pairs of unequal score (two half-point floats or one whole-point float cost alike).
+# Floats repeated (C14-C17) come last, settled by `floats_polish`.
 _HALF_POINT, _CLASH = 10**6, 10**2
 
 
@@ -336,7 +343,8 @@ def _pair_region(players: list[PairingPlayer], rules: _Rules) -> Pairs | None:
             b = players[j]
             if rules.ok(a, b):
                 half_points = round(2 * abs(a.score - b.score))
-                cost = 10**6 * (half_points > 0) + 10**3 * half_points + rules.clash(a, b)
+                cost = 10**8 * (half_points > 0) + 10**5 * half_points
+                cost += 10**2 * rules.clash(a, b) + float_repeats(a, b)
                 g.add_edge(i, j, weight=10**9 - cost)
     match = nx.max_weight_matching(g, maxcardinality=True)
     if 2 * len(match) != len(players):
