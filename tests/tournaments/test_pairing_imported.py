@@ -10,7 +10,8 @@ import pytest
 from py4swiss.engines import DutchEngine
 from py4swiss.trf import TrfParser
 
-from tournaments.models import Registration
+from tournaments import services
+from tournaments.models import Game, Registration
 from tournaments.pairing import pair_swiss
 from tournaments.pairing.simulate import Event
 from tournaments.pairing_selectors import pairing_players
@@ -89,3 +90,10 @@ def test_the_next_round_of_an_imported_swiss_reads_the_file_and_pairs_as_the_ref
     assert {frozenset(pair) for pair in got} == ref_pairs
     # Who places first: both engines follow the placements the file gave.
     assert got == {(pr.white, pr.black) for pr in reference if pr.black}
+
+    # The round as the arbiter's page, kz and the API store it (one service for all three).
+    rnd = services.round_pair(tournament=t, publish=False)
+    stored = Game.objects.filter(round=rnd)
+    assert rnd.number == 4
+    assert {(rank_of[g.first_id], rank_of[g.second_id]) for g in stored if g.second_id} == got
+    assert [rank_of[g.first_id] for g in stored if g.kind == Game.Kind.BYE] == [ref_bye]
