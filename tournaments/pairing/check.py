@@ -84,5 +84,8 @@ def _bye_warnings(
         warnings.append(f"{label} has won by forfeit: no pairing-allocated bye (FIDE C.04.3 C2)")
     eligible = [q.score for q in players if q.bye_allowed]
     if not anywhere and bye is not None and eligible and bye.score > min(eligible):
-        warnings.append(f"the bye should go to the lowest score group, not to {label}")
+        warnings.append(
+            f"the bye goes to {label}, above the lowest score group: the Dutch criteria "
+            "allow that only where a bye lower down pairs the rest worse"
+        )
     return warnings
