@@ -73,9 +73,9 @@ def pair_reference(
 
 
 def bye_outside_lowest_group(present: list[PairingPlayer], bye: int | None) -> bool:
-    """Whether a bye breaks our rule that it goes to the lowest score group (of the players
-    without one), where FIDE C.04.3 may give it a group higher to save a floater."""
-    low = min((p.score for p in present if not p.had_bye), default=None)
+    """Whether a bye goes above the lowest score group of the players allowed one, as FIDE
+    C.04.3 (and ours, issue 24) may do where the rest pairs better so."""
+    low = min((p.score for p in present if p.bye_allowed), default=None)
     return bye is not None and any(p.id == bye and p.score != low for p in present)
 
 
@@ -84,13 +84,8 @@ def pair_reference_under_our_rules(
 ) -> ReferenceRun:
     """The reference's pairing under our hard rules: told the event has a round more, so that
     its last-round exception for topscorers (FIDE C.04.3 A.7: absolute colour preferences
-    set aside) never applies, since our placement limits have none; when its bye breaks the
-    lowest-group rule, it pairs again with the bye where ours gave it (the rule is kept, as a
-    forbidden pair would be)."""
-    rounds += 1
-    run = pair_reference(event, present, rounds)
-    if bye_outside_lowest_group(present, run.result.bye):
-        again = pair_reference(event, present, rounds, ours.bye)
-        again.seconds += run.seconds
-        return again
-    return run
+    set aside) never applies, since our placement limits have none. Its bye goes where the
+    Dutch criteria put it, as ours does since issue 24 (before, where it gave the bye above
+    the lowest score group it paired again with ours; `ours` is kept for that reading)."""
+    del ours
+    return pair_reference(event, present, rounds + 1)

@@ -5,8 +5,8 @@ positions of simulated events: floaters, score differences, placement preference
 
 Each round is paired by both engines from the same position (interleaved, so machine noise
 hits both alike); the event then goes on with our pairing. Results are random with 10% draws
-(-1/2 each) and 5% absences a round. The reference is held to our rule that the bye goes to
-the lowest score group: where its own bye is a group higher, it pairs again with ours.
+(-1/2 each) and 5% absences a round. The reference is told the event has a round more (no
+last-round topscorer exception); both give the bye where the Dutch criteria allow (issue 24).
 The last lines say, for each criterion, whether our total is at most the reference's
 ("denied" is every placement preference denied; "pref" strong or absolute ones).
 """

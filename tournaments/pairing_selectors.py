@@ -11,6 +11,15 @@ from django.core.cache import cache
 from tournaments.models import ByeRequest, ForbiddenPair, Game, PairingJob, Registration, Tournament
 from tournaments.pairing import PairingPlayer
 from tournaments.selectors import standings_compute
+from tournaments.standings import StandingRow
+
+# Results that end a game without play: no placement counts (FIDE C.04.3 A.6 counts the
+# colours of games played) and each side floats down (A.4).
+_UNPLAYED = {
+    Game.Result.FIRST_FORFEIT_WIN,
+    Game.Result.SECOND_FORFEIT_WIN,
+    Game.Result.DOUBLE_FORFEIT,
+}
 
 
 def pairing_progress_key(job_id: int) -> str:
@@ -54,20 +63,36 @@ def pairing_job_state(*, job: PairingJob) -> dict[str, Any]:
 def pairing_players(
     *, tournament: Tournament, round_number: int
 ) -> tuple[list[PairingPlayer], list[int]]:
-    """(PairingPlayer for everyone to pair in `round_number`, ids asking for a bye)."""
-    scores = {row.entrant.id: row.score for row in standings_compute(tournament=tournament)}
+    """(PairingPlayer for everyone to pair in `round_number`, ids asking for a bye). The same
+    for an event played here and one imported from a TRF file (its rounds are games alike):
+    placements of the games played, forfeit wins (no bye after one), and the floats the
+    scores before each round imply."""
+    rows = standings_compute(tournament=tournament)
+    scores = {row.entrant.id: row.score for row in rows}
     opponents: dict[int, set[int]] = {}
     placements: dict[int, list[tuple[int, str]]] = {}
+    met: dict[tuple[int, int], int] = {}
     byes: set[int] = set()
+    forfeit_wins: set[int] = set()
     earlier = Game.objects.filter(round__tournament=tournament, round__number__lt=round_number)
-    for g in earlier.values("round__number", "kind", "first_id", "second_id"):
+    for g in earlier.values("round__number", "kind", "first_id", "second_id", "result"):
+        first, second, number = g["first_id"], g["second_id"], g["round__number"]
         if g["kind"] == Game.Kind.BYE:
-            byes.add(g["first_id"])
-        if g["second_id"] is not None:
-            opponents.setdefault(g["first_id"], set()).add(g["second_id"])
-            opponents.setdefault(g["second_id"], set()).add(g["first_id"])
-            placements.setdefault(g["first_id"], []).append((g["round__number"], "F"))
-            placements.setdefault(g["second_id"], []).append((g["round__number"], "S"))
+            byes.add(first)
+        if second is None:
+            continue
+        opponents.setdefault(first, set()).add(second)
+        opponents.setdefault(second, set()).add(first)
+        if g["result"] == Game.Result.FIRST_FORFEIT_WIN:
+            forfeit_wins.add(first)
+        elif g["result"] == Game.Result.SECOND_FORFEIT_WIN:
+            forfeit_wins.add(second)
+        if g["result"] in _UNPLAYED:
+            continue
+        met[(number, first)], met[(number, second)] = second, first
+        placements.setdefault(first, []).append((number, "F"))
+        placements.setdefault(second, []).append((number, "S"))
+    floats = _floats(rows=rows, met=met, rounds=round_number - 1)
     requested = set(
         ByeRequest.objects.filter(
             registration__tournament=tournament,
@@ -102,6 +127,38 @@ def pairing_players(
                 club=reg.player.club.name if reg.player.club else "",
                 forbidden=frozenset(forbidden.get(pid, ())),
                 name=reg.player.name,
+                forfeit_win=pid in forfeit_wins,
+                floats=floats.get(pid, ("D",) * (round_number - 1)),
             )
         )
     return players, sorted(requested)
+
+
+def _floats(
+    *, rows: tuple[StandingRow, ...], met: dict[tuple[int, int], int], rounds: int
+) -> dict[int, tuple[str, ...]]:
+    """Each player's float in rounds 1 to `rounds` (FIDE C.04.3 A.4): 'D' against a lower
+    score before the round or without a game played, 'U' against a higher one, '' level."""
+    before: dict[int, list[float]] = {}
+    for row in rows:
+        points = [0.0] * (rounds + 1)
+        for r in row.rounds.values():
+            if r.counted and 1 <= r.round <= rounds:
+                points[r.round] += r.points
+        running, total = [], 0.0
+        for number in range(1, rounds + 1):
+            running.append(total)
+            total += points[number]
+        before[row.entrant.id] = running
+    out = {}
+    for pid, mine in before.items():
+        marks = []
+        for number in range(1, rounds + 1):
+            other = met.get((number, pid))
+            theirs = before.get(other, mine)[number - 1] if other is not None else None
+            if theirs is None or mine[number - 1] > theirs:
+                marks.append("D")
+            else:
+                marks.append("U" if mine[number - 1] < theirs else "")
+        out[pid] = tuple(marks)
+    return out

@@ -9,7 +9,10 @@ from dataclasses import dataclass, field
 class PairingPlayer:
     """A player as the pairing sees them. `score` may be negative (a draw is -1/2);
     `placements` holds 'F' (placed first) / 'S' (second) for each game played, in order;
-    `rank` is the initial ranking (1 = strongest)."""
+    `rank` is the initial ranking (1 = strongest); `forfeit_win`: won a round by forfeit
+    (like an earlier bye, it bars the pairing-allocated bye, FIDE C.04.3 C2); `floats` holds
+    each past round's float, 'D' down (a higher score than the opponent's, or no game), 'U'
+    up, '' none (FIDE C.04.3 A.4), in order."""
 
     id: int
     rank: int
@@ -21,6 +24,13 @@ class PairingPlayer:
     club: str = ""
     forbidden: frozenset[int] = frozenset()
     name: str = ""
+    forfeit_win: bool = False
+    floats: tuple[str, ...] = ()
+
+    @property
+    def bye_allowed(self) -> bool:
+        """Whether the player may get the pairing-allocated bye (FIDE C.04.3 C2)."""
+        return not (self.had_bye or self.forfeit_win)
 
     @property
     def label(self) -> str:

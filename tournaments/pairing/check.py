@@ -13,8 +13,11 @@ def pairing_check(
     bye: int | None,
     *,
     forbid_same_club: bool = False,
+    bye_by_criteria: bool = False,
 ) -> list[str]:
-    """Every rule a (perhaps hand-edited) pairing breaks, as warnings for the arbiter."""
+    """Every rule a (perhaps hand-edited) pairing breaks, as warnings for the arbiter. A bye
+    above the lowest score group is flagged unless `bye_by_criteria` (the engine placed it
+    there by the Dutch criteria, which allow it where the rest pairs better)."""
     by_id = {p.id: p for p in players}
 
     def label(pid: int) -> str:
@@ -34,7 +37,11 @@ def pairing_check(
         warnings.extend(_pair_warnings(a=a, b=b, forbid_club=forbid_same_club))
     if bye is not None:
         seen[bye] = seen.get(bye, 0) + 1
-        warnings.extend(_bye_warnings(players=players, bye=by_id.get(bye), label=label(bye)))
+        warnings.extend(
+            _bye_warnings(
+                players=players, bye=by_id.get(bye), label=label(bye), anywhere=bye_by_criteria
+            )
+        )
     for pid in by_id:
         if seen.get(pid, 0) == 0:
             warnings.append(f"{label(pid)} is not paired")
@@ -65,14 +72,20 @@ def _pair_warnings(*, a: PairingPlayer, b: PairingPlayer, forbid_club: bool) -> 
 
 
 def _bye_warnings(
-    *, players: Sequence[PairingPlayer], bye: PairingPlayer | None, label: str
+    *, players: Sequence[PairingPlayer], bye: PairingPlayer | None, label: str, anywhere: bool
 ) -> list[str]:
     """What is wrong with giving `bye` (None: not a player of the round) the bye: a second
-    one, or one above the lowest score group of players who have had none."""
+    one, one after a win by forfeit (FIDE C.04.3 C2), or (unless `anywhere`) one above the
+    lowest score group of players allowed one."""
     warnings = []
     if bye is not None and bye.had_bye:
         warnings.append(f"{label} has had a pairing-allocated bye already")
-    eligible = [q.score for q in players if not q.had_bye]
-    if bye is not None and eligible and bye.score > min(eligible):
-        warnings.append(f"the bye should go to the lowest score group, not to {label}")
+    if bye is not None and bye.forfeit_win and not bye.had_bye:
+        warnings.append(f"{label} has won by forfeit: no pairing-allocated bye (FIDE C.04.3 C2)")
+    eligible = [q.score for q in players if q.bye_allowed]
+    if not anywhere and bye is not None and eligible and bye.score > min(eligible):
+        warnings.append(
+            f"the bye goes to {label}, above the lowest score group: the Dutch criteria "
+            "allow that only where a bye lower down pairs the rest worse"
+        )
     return warnings

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from tournaments.pairing.base import PairingPlayer, RoundPairing
 from tournaments.pairing.swiss import placement_preference
+
+# Klin Zha's points for each TRF code a simulated round records.
+_POINTS = {"1": 1.0, "0": 0.0, "=": -0.5, "+": 1.0, "-": 0.0, "U": 1.0, "Z": 0.0}
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +51,7 @@ class Event:
     def play(self, result: RoundPairing) -> None:
         """Record the round as paired in `result` with random results; everyone not in it was
         absent (0 points)."""
+        before = {pid: p.score for pid, p in self.players.items()}
         seen: set[int] = set()
         for pr in result.pairings:
             roll = self.rng.random()
@@ -66,23 +70,65 @@ class Event:
         for pid in self.players:
             if pid not in seen:
                 self.history[pid].append(Played(None, "-", "Z"))
+        self._floats_record(before)
         self.rounds_played += 1
 
+    def record(self, games: list[tuple[int, int | None, str]]) -> None:
+        """Record a round as given: (first, second, first's TRF code: '1', '0', '=', '+',
+        '-'), or (player, None, 'U' bye / 'Z' absent); players not named were absent."""
+        other = {"1": "0", "0": "1", "=": "=", "+": "-", "-": "+"}
+        before = {pid: p.score for pid, p in self.players.items()}
+        seen: set[int] = set()
+        for a, b, code in games:
+            seen.add(a)
+            if b is None:
+                self._record(a, None, "-", _POINTS[code], code, code == "U")
+                continue
+            seen.add(b)
+            # A forfeit's placement is written but counts for nobody (FIDE C.04.3 A.6
+            # counts the colours of games played).
+            played = code not in "+-"
+            back = other[code]
+            self._record(a, b, "F", _POINTS[code], code, False, back == "-", played)
+            self._record(b, a, "S", _POINTS[back], back, False, code == "-", played)
+        for pid in self.players:
+            if pid not in seen:
+                self.history[pid].append(Played(None, "-", "Z"))
+        self._floats_record(before)
+        self.rounds_played += 1
+
+    def _floats_record(self, before: dict[int, float]) -> None:
+        """Each player's float in the round just recorded, from the scores `before` it
+        (FIDE C.04.3 A.4): down against a lower score or without a game played."""
+        for pid, p in self.players.items():
+            last = self.history[pid][-1]
+            if last.opponent is None or last.code in "+-":
+                mark = "D"
+            else:
+                mine, theirs = before[pid], before[last.opponent]
+                mark = "D" if mine > theirs else "U" if mine < theirs else ""
+            self.players[pid] = replace(p, floats=(*p.floats, mark))
+
     def _record(
-        self, pid: int, opponent: int | None, placement: str, points: float, code: str, bye: bool
+        self,
+        pid: int,
+        opponent: int | None,
+        placement: str,
+        points: float,
+        code: str,
+        bye: bool,
+        forfeit_win: bool = False,
+        placed: bool = True,
     ) -> None:
         p = self.players[pid]
         self.history[pid].append(Played(opponent, placement, code))
-        self.players[pid] = PairingPlayer(
-            p.id,
-            p.rank,
-            p.score + points,
-            p.rating,
-            p.opponents | {opponent} if opponent is not None else p.opponents,
-            p.had_bye or bye,
-            p.placements + (placement,) if placement != "-" else p.placements,
-            p.club,
-            p.forbidden,
+        self.players[pid] = replace(
+            p,
+            score=p.score + points,
+            opponents=p.opponents | {opponent} if opponent is not None else p.opponents,
+            had_bye=p.had_bye or bye,
+            placements=p.placements + (placement,) if placement != "-" and placed else p.placements,
+            forfeit_win=p.forfeit_win or forfeit_win,
         )
 
 

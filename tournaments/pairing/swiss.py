@@ -1,7 +1,8 @@
 """Swiss pairing, Dutch-style, on plain objects.
 
-Hard rules: no two players meet twice; at most one pairing-allocated bye per player, given
-in the lowest score group that has a player without one; everyone present is paired once.
+Hard rules: no two players meet twice; at most one pairing-allocated bye per player, none
+after a win by forfeit, given in the lowest score group unless the Dutch criteria pair the
+rest better with it higher (FIDE C.04.3); everyone present is paired once.
 Soft rules, in priority order: pair within score groups (top half against bottom half, by
 initial rank); float as few players as possible, by the smallest score difference; with
 balanced placement, alternate who places first (never three times running, never more than
@@ -18,6 +19,14 @@ from rules.points import format_points
 from tournaments.pairing.augment import pairs_complete
 from tournaments.pairing.base import Pairing, PairingPlayer, RoundPairing
 from tournaments.pairing.check import pairing_check
+from tournaments.pairing.explain import (
+    FLOATS,
+    bye_explain,
+    floats_explain,
+    groups_explain,
+    round_blocked,
+)
+from tournaments.pairing.floats import float_repeats, floats_polish
 from tournaments.pairing.polish import pairs_polish
 
 # Called with (fraction done, what is being done) while a round is paired.
@@ -208,30 +217,42 @@ def _polish(
     pairs: Pairs, rules: _Rules, bye: PairingPlayer | None, field: list[PairingPlayer]
 ) -> tuple[Pairs, PairingPlayer | None]:
     """The round's pairs improved around short alternating cycles (`pairs_polish`). The bye
-    takes part as a pair with nobody, which any player of the lowest score group without a
-    bye may take over: the rule stays, and the bye goes where the rest pairs best."""
+    takes part as a pair with nobody, which any player allowed a bye may take over: it costs
+    as a pair whose score difference is the player's score above the lowest of the round
+    (FIDE C.04.3 A.8 counts the bye's score difference from a point below it), so that the
+    bye rises above the lowest score group only where that pairs the rest with smaller score
+    differences, or as small with fewer floaters."""
     # New pairs keep the placement limits even where the first pass had to relax them.
     rules.strict = True
-    low = min((p.score for p in field if not p.had_bye), default=None)
-    nobody = PairingPlayer(-1, len(field) + 1, low or 0.0)
-    rules.pref[nobody.id] = ("", 0)
-    if bye is not None and not bye.had_bye and bye.score == low:
+    low = min((p.score for p in field), default=0.0)
+    nobody = PairingPlayer(-1, len(field) + 1, low)
+    # A side no player has: nobody is a kind of its own and denies no preference.
+    rules.pref[nobody.id] = ("B", 0)
+    if bye is not None and bye.bye_allowed:
         rules.pref[bye.id] = placement_preference(bye.placements)
         pairs = [*pairs, (bye, nobody)]
 
     def ok(a: PairingPlayer, b: PairingPlayer) -> bool:
         if a is nobody or b is nobody:
-            return not (a.had_bye or b.had_bye) and a.score == b.score == low
+            return (b if a is nobody else a).bye_allowed
         return rules.ok(a, b)
 
     def cost(a: PairingPlayer, b: PairingPlayer) -> int:
         unequal, half_points, clash = _pair_cost(a, b, rules)
+        if a is nobody or b is nobody:
+            # Each half point above the lowest group counts as a floater more.
+            return (_HALF_POINT + 1) * half_points
         return _HALF_POINT * half_points + _CLASH * clash + unequal
 
     def reach(gain: int) -> float:
         return (gain - 1) // _HALF_POINT / 2
 
-    pairs = pairs_polish(pairs, cost, ok, lambda p: (p.score, rules.pref[p.id]), score_reach=reach)
+    def kind(p: PairingPlayer) -> tuple[float, tuple[str, int]]:
+        return (p.score, rules.pref[p.id])
+
+    pairs = pairs_polish(pairs, cost, ok, kind, score_reach=reach)
+    # Swaps of players of one score that cost no more settle the floats last.
+    pairs = floats_polish(pairs, ok=ok, cost=cost, nobody=nobody)
     given = [a if b is nobody else b for a, b in pairs if nobody in (a, b)]
     return [(a, b) for a, b in pairs if a is not nobody and b is not nobody], (
         given[0] if given else bye
@@ -240,6 +261,7 @@ def _polish(
 
 # Score differences first (FIDE C.04.3 C6), then placement (C12, C13); among those alike the
 # fewest pairs of unequal score (two half-point floats or one whole-point float cost alike).
+# Floats repeated (C14-C17) come last, settled by `floats_polish`.
 _HALF_POINT, _CLASH = 10**6, 10**2
 
 
@@ -251,7 +273,6 @@ def _pair_cost(a: PairingPlayer, b: PairingPlayer, rules: _Rules) -> tuple[int, 
 
 
 Pairs = list[tuple[PairingPlayer, PairingPlayer]]
-_FLOATS = " floats down"
 # Before each bracket: how many pairs and notes were made above it, and who floats into it.
 Step = tuple[int, int, list[PairingPlayer]]
 
@@ -273,7 +294,7 @@ def _pair_groups(
             got, carry = _float_who_can_pair(got, carry, groups[i + 1], rules)
         pairs.extend(got)
         for p in carry:
-            notes.append(f"{p.label} ({format_points(p.score)}){_FLOATS}")
+            notes.append(f"{p.label} ({format_points(p.score)}){FLOATS}")
     return pairs, carry, notes, steps
 
 
@@ -322,7 +343,8 @@ def _pair_region(players: list[PairingPlayer], rules: _Rules) -> Pairs | None:
             b = players[j]
             if rules.ok(a, b):
                 half_points = round(2 * abs(a.score - b.score))
-                cost = 10**6 * (half_points > 0) + 10**3 * half_points + rules.clash(a, b)
+                cost = 10**8 * (half_points > 0) + 10**5 * half_points
+                cost += 10**2 * rules.clash(a, b) + float_repeats(a, b)
                 g.add_edge(i, j, weight=10**9 - cost)
     match = nx.max_weight_matching(g, maxcardinality=True)
     if 2 * len(match) != len(players):
@@ -399,7 +421,7 @@ def pair_swiss(
             return _round_make(
                 got=got, field=field, rest=rest, chosen=bye, plain=plain, balanced=balanced
             )
-    return _round_blocked(field=field, forbid_club=forbid_same_club)
+    return round_blocked(field=field, forbid_club=forbid_same_club)
 
 
 def _accelerate(*, players: list[PairingPlayer]) -> list[PairingPlayer]:
@@ -414,14 +436,15 @@ def _accelerate(*, players: list[PairingPlayer]) -> list[PairingPlayer]:
 def _bye_candidates(
     *, field: list[PairingPlayer], forbid_club: bool, balanced: bool
 ) -> tuple[PairingPlayer | None, list[PairingPlayer | None]]:
-    """Who may get the bye, best first ([None] when the field is even), with the player the
-    plain rule names (lowest score group, lowest ranked without a bye) to explain a choice."""
+    """Who may get the bye, best first ([None] when the field is even; those allowed one,
+    FIDE C.04.3 C2, before the rest), with the player the plain rule names (lowest score
+    group, lowest ranked of those allowed a bye) to explain a choice."""
     if not len(field) % 2:
         return None, [None]
     lowest = sorted(field, key=lambda p: (p.score, -p.rank))
-    plain = next((p for p in lowest if not p.had_bye), None)
-    fresh = _bye_order([p for p in lowest if not p.had_bye], field, forbid_club, balanced)
-    return plain, [*fresh, *(p for p in lowest if p.had_bye)]
+    plain = next((p for p in lowest if p.bye_allowed), None)
+    fresh = _bye_order([p for p in lowest if p.bye_allowed], field, forbid_club, balanced)
+    return plain, [*fresh, *(p for p in lowest if not p.bye_allowed)]
 
 
 def _round_make(
@@ -439,77 +462,16 @@ def _round_make(
     result = RoundPairing()
     pairs, bye = _polish(pairs, rules, chosen, field)
     if bye is not None:
-        _bye_explain(result=result, bye=bye, chosen=chosen, plain=plain)
-    result.explanation.extend(_groups_explain(players=rest))
+        low = min((p.score for p in field if p.bye_allowed), default=bye.score)
+        bye_explain(result=result, bye=bye, chosen=chosen, plain=plain, low=low)
+    result.explanation.extend(groups_explain(players=rest))
     # Who floats is said from the pairs as polished, not as the brackets first left them.
-    result.explanation.extend(n for n in notes if not n.endswith(_FLOATS))
-    result.explanation.extend(_floats_explain(pairs=pairs))
+    result.explanation.extend(n for n in notes if not n.endswith(FLOATS))
+    result.explanation.extend(floats_explain(pairs=pairs))
     pairs.sort(key=lambda ab: (-max(ab[0].score, ab[1].score), min(ab[0].rank, ab[1].rank)))
     real = {p.id: p for p in field}
     result.pairings = [_order(real[a.id], real[b.id], balanced) for a, b in pairs]
-    result.warnings.extend(pairing_check(field, result.pairings, result.bye))
-    return result
-
-
-def _bye_explain(
-    *,
-    result: RoundPairing,
-    bye: PairingPlayer,
-    chosen: PairingPlayer | None,
-    plain: PairingPlayer | None,
-) -> None:
-    """Give `bye` the bye in `result`, saying why it went to them and not to the player the
-    plain rule names (and warning when it is their second)."""
-    result.bye = bye.id
-    why = "lowest score group, lowest ranked player without a bye"
-    if plain is not None and bye.id != plain.id and bye.score == plain.score:
-        why = (
-            "lowest score group; a bye to a lower-ranked player would leave the rest "
-            "of the group unable to pair among itself"
-        )
-    if bye is not chosen:
-        why = (
-            "lowest score group; with this bye the rest pair with the smallest score "
-            "differences and the fewest denied placement preferences"
-        )
-    if bye.had_bye:
-        result.warnings.append(f"{bye.label} gets a second pairing-allocated bye")
-        why = "every player without a bye would leave the rest unpairable"
-    result.explanation.append(f"bye: {bye.label} ({format_points(bye.score)}): {why}")
-
-
-def _groups_explain(*, players: list[PairingPlayer]) -> list[str]:
-    """One line per score group, highest first: its score and how many players it holds."""
-    lines = []
-    for s in sorted({p.score for p in players}, reverse=True):
-        members = [p.id for p in players if p.score == s]
-        lines.append(f"score group {format_points(s)}: {len(members)} players")
-    return lines
-
-
-def _floats_explain(*, pairs: Pairs) -> list[str]:
-    """One line per pair of two scores, highest first: who floats down to meet whom."""
-    lines = []
-    for a, b in sorted(pairs, key=lambda ab: -max(ab[0].score, ab[1].score)):
-        if a.score != b.score:
-            hi, lo = (a, b) if a.score > b.score else (b, a)
-            lines.append(
-                f"{hi.label} ({format_points(hi.score)}){_FLOATS} to meet {lo.label} "
-                f"({format_points(lo.score)})"
-            )
-    return lines
-
-
-def _round_blocked(*, field: list[PairingPlayer], forbid_club: bool) -> RoundPairing:
-    """A round without pairings, saying which hard rules leave no pairing possible."""
-    result = RoundPairing()
-    bars = ["a rematch"]
-    if any(p.forbidden for p in field):
-        bars.append("a forbidden pair")
-    if forbid_club:
-        bars.append("two players of one club")
-    result.blocked = f"no pairing without {' or '.join(bars)} exists"
-    result.warnings.append(result.blocked)
+    result.warnings.extend(pairing_check(field, result.pairings, result.bye, bye_by_criteria=True))
     return result
 
 
@@ -520,18 +482,24 @@ _BYE_TRIES = 20
 def _bye_order(
     fresh: list[PairingPlayer], field: list[PairingPlayer], forbid_club: bool, balanced: bool
 ) -> list[PairingPlayer]:
-    """Bye candidates (lowest score, lowest ranked first) reordered so that those of the
-    lowest score group whose bye lets the rest of that group pair without floating come
-    first: the brackets above are paired alike whoever has the bye, so only the lowest
-    bracket is paired again for each."""
-    if not fresh or fresh[0].score != min(p.score for p in field):
+    """Bye candidates (lowest score, lowest ranked first) reordered. First the player left
+    over when the whole field is paired bracket by bracket from the top, as the Dutch system
+    pairs (FIDE C.04.3: each bracket keeps as many pairs as it can, so the bye falls above
+    the lowest score group where that group's players cannot pair among themselves and with
+    those floating into it). Else those of the lowest score group whose bye lets the rest of
+    that group pair without floating: the brackets above are paired alike whoever has the
+    bye, so only the lowest bracket is paired again for each."""
+    if not fresh:
         return fresh
-    low = fresh[0].score
+    low = min(p.score for p in field)
     above = sorted((p for p in field if p.score > low), key=_rank_key)
     groups = [list(g) for _, g in groupby(above, key=lambda p: p.score)]
     rules = _Rules(field, forbid_club, balanced)
     _, carry, _, _ = _pair_groups(groups, rules)
     bottom = [p for p in field if p.score == low]
+    left = _pair_bracket(sorted(carry + bottom, key=_rank_key), rules)[1]
+    if len(left) == 1 and left[0].bye_allowed:
+        return [left[0], *(p for p in fresh if p.id != left[0].id)]
     good = []
     for c in fresh[:_BYE_TRIES]:
         if c.score != low:
