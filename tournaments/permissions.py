@@ -37,8 +37,42 @@ from tournaments.roles import (
 View = Callable[..., HttpResponse]
 
 
-def field_errors_text(errors: Mapping[str, Sequence[str]]) -> str:
-    return "; ".join(f"{k}: {' '.join(v)}" for k, v in errors.items())
+# The words a page puts before a refusal about one of these fields; a refusal about any
+# other key (round, pairings, game, result, ...) is a sentence of its own, shown alone: the
+# key is the API's, not the reader's.
+FIELD_LABELS = {
+    "player": gettext_lazy("Player"),
+    "rating": gettext_lazy("Rating"),
+    "rank": gettext_lazy("Start rank"),
+    "round_number": gettext_lazy("Round"),
+    "amount": gettext_lazy("Amount"),
+    "from_ply": gettext_lazy("From ply"),
+    "reason": gettext_lazy("Reason"),
+    "name": gettext_lazy("Name"),
+    "email": gettext_lazy("Email"),
+    "username": gettext_lazy("User name"),
+    "account": gettext_lazy("User name"),
+    "time_control": gettext_lazy("Time control"),
+    "starts_at": gettext_lazy("Scheduled start"),
+    "seconds": gettext_lazy("Seconds"),
+    "side": gettext_lazy("Side"),
+    "club_name": gettext_lazy("Club"),
+    "placement": gettext_lazy("Placement"),
+}
+
+
+def field_errors_text(
+    errors: Mapping[str, Sequence[str]], labels: Mapping[str, Any] | None = None
+) -> str:
+    """Refusals as one line for a reader: each after its field's label where it has one,
+    never after a field's internal name."""
+    labels = FIELD_LABELS if labels is None else labels
+    parts = []
+    for key, texts in errors.items():
+        text = " ".join(str(t) for t in texts)
+        label = labels.get(key)
+        parts.append(f"{label}: {text}" if label else text)
+    return "; ".join(parts)
 
 
 def errors_text(exc: ValidationError) -> str:
@@ -49,9 +83,11 @@ def errors_text(exc: ValidationError) -> str:
 
 
 def form_errors_text(form: BaseForm) -> str:
+    """A form's refusals, each after its field's label."""
+    labels = {**FIELD_LABELS, **{name: f.label for name, f in form.fields.items() if f.label}}
     # A form's ErrorList yields its messages as strings (ErrorList.__getitem__).
     return field_errors_text(
-        {name: [str(m) for m in errors] for name, errors in form.errors.items()}
+        {name: [str(m) for m in errors] for name, errors in form.errors.items()}, labels
     )
 
 

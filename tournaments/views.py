@@ -249,6 +249,8 @@ def _crosstable_csv(request: HttpRequest, slug: str) -> HttpResponse:
             *[f"R{n}" for n in range(1, table.rounds + 1)],
             "score",
             *table.tiebreaks,
+            # Added last, so that the columns before keep their places.
+            "withdrawn_after_round",
         ]
     )
     for row, cells in zip(table.rows, table.cells, strict=True):
@@ -261,6 +263,7 @@ def _crosstable_csv(request: HttpRequest, slug: str) -> HttpResponse:
                 *[c.text() for c in cells],
                 row.score,
                 *[row.tiebreaks[tb] for tb in table.tiebreaks],
+                "" if row.entrant.withdrawn_after is None else row.entrant.withdrawn_after,
             ]
         )
     return response
