@@ -41,6 +41,7 @@ from tournaments.permissions import (
     tournament_role,
 )
 from tournaments.roles import Role, role_require, user_is_organizer, user_role
+from tournaments.time_control_form import time_control_preview
 from tournaments.trf_export import tournament_trf
 
 
@@ -67,6 +68,24 @@ def _errors_beside_fields(form: TournamentForm, exc: ValidationError) -> None:
     for key, found_messages in found.items():
         for message in found_messages:
             form.add_error(key if key in form.fields else None, message)
+
+
+_PREVIEW_ID = re.compile(r"[A-Za-z_][A-Za-z0-9_-]{0,40}")
+
+
+@login_required
+def time_control_preview_view(request: HttpRequest) -> HttpResponse:
+    """How a time control typed in the event form reads (htmx swaps it under the box)."""
+    written = request.GET.get("time_control", "")[:120]
+    box = request.GET.get("id", "")
+    return render(
+        request,
+        "arbiter/widgets/time_control_preview.html",
+        {
+            "id": box if _PREVIEW_ID.fullmatch(box) else "id_time_control",
+            "preview": time_control_preview(written),
+        },
+    )
 
 
 @tournament_role(Role.ARBITER)

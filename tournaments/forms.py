@@ -11,11 +11,15 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Club, Game, Penalty, Player, Tournament
 from tournaments.services import SETTINGS, tournament_settings_check
+from tournaments.time_control_form import TimeControlField, time_control_initial
 
 
 class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
     """A tournament's settings; those that change results are disabled once round 1 is
     paired (the service refuses them too)."""
+
+    # Written as people write it (minutes), stored as the record format (seconds).
+    time_control = TimeControlField()
 
     class Meta:
         model = Tournament
@@ -43,6 +47,7 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.initial["time_control"] = time_control_initial(self.initial.get("time_control", ""))
         for name in self.OPTIONAL:
             self.fields[name].required = False
         self.order_fields(["name", "slug"])
