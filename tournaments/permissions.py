@@ -37,41 +37,39 @@ from tournaments.roles import (
 View = Callable[..., HttpResponse]
 
 
-# The words a page puts before a refusal about one of these fields; a refusal about any
-# other key (round, pairings, game, result, ...) is a sentence of its own, shown alone: the
-# key is the API's, not the reader's.
+# The words a page puts before a refusal about one of these fields, for the reader (the
+# API keeps its keys); any other key is shown as it is.
 FIELD_LABELS = {
-    "player": gettext_lazy("Player"),
-    "rating": gettext_lazy("Rating"),
-    "rank": gettext_lazy("Start rank"),
-    "round_number": gettext_lazy("Round"),
-    "amount": gettext_lazy("Amount"),
-    "from_ply": gettext_lazy("From ply"),
-    "reason": gettext_lazy("Reason"),
-    "name": gettext_lazy("Name"),
-    "email": gettext_lazy("Email"),
-    "username": gettext_lazy("User name"),
-    "account": gettext_lazy("User name"),
-    "time_control": gettext_lazy("Time control"),
-    "starts_at": gettext_lazy("Scheduled start"),
-    "seconds": gettext_lazy("Seconds"),
-    "side": gettext_lazy("Side"),
-    "club_name": gettext_lazy("Club"),
-    "placement": gettext_lazy("Placement"),
+    "player": gettext_lazy("player"),
+    "rating": gettext_lazy("rating"),
+    "rank": gettext_lazy("start rank"),
+    "round_number": gettext_lazy("round"),
+    "amount": gettext_lazy("amount"),
+    "from_ply": gettext_lazy("from ply"),
+    "reason": gettext_lazy("reason"),
+    "name": gettext_lazy("name"),
+    "account": gettext_lazy("user name"),
+    "time_control": gettext_lazy("time control"),
+    "starts_at": gettext_lazy("scheduled start"),
+    "seconds": gettext_lazy("seconds"),
+    "club_name": gettext_lazy("club"),
 }
 
 
 def field_errors_text(
     errors: Mapping[str, Sequence[str]], labels: Mapping[str, Any] | None = None
 ) -> str:
-    """Refusals as one line for a reader: each after its field's label where it has one,
-    never after a field's internal name."""
+    """Refusals as one line for a reader: each after the name of its field, unless the
+    refusal names it itself ("0 active players for round 1", not "round: 0 active ...")."""
     labels = FIELD_LABELS if labels is None else labels
     parts = []
     for key, texts in errors.items():
         text = " ".join(str(t) for t in texts)
-        label = labels.get(key)
-        parts.append(f"{label}: {text}" if label else text)
+        label = str(labels.get(key, key))
+        if key == "__all__" or label.lower() in text.lower():
+            parts.append(text)
+        else:
+            parts.append(f"{label}: {text}")
     return "; ".join(parts)
 
 
