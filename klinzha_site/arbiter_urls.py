@@ -11,6 +11,7 @@ app_name = "arbiter"
 urlpatterns = [
     path("", console.dashboard, name="dashboard"),
     path("new/", v.tournament_new, name="new"),
+    path("time-control/", v.time_control_preview_view, name="time-control"),
     path("t/<slug:slug>/", v.manage, name="manage"),
     path("t/<slug:slug>/settings/", v.settings_update, name="settings"),
     path("t/<slug:slug>/officials/", v.officials_update, name="officials"),

@@ -830,7 +830,7 @@ def test_the_table_names_every_write_route():
     walk(get_resolver().url_patterns)
     pages = {n for n in names if n.startswith(("arbiter:", "games:"))}
     reads = {"arbiter:dashboard", "arbiter:manage", "arbiter:round", "arbiter:audit"}
-    reads |= {"arbiter:pairing-job", "arbiter:export-trf"}
+    reads |= {"arbiter:pairing-job", "arbiter:export-trf", "arbiter:time-control"}
     reads |= {"games:detail", "games:status", "games:board", "games:canonical"}
     assert pages - reads == covered
 

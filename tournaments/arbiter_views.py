@@ -17,8 +17,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from klinzha_site.parsing import ID_MAX, SMALL_MAX, ascii_int, ascii_int_or_none
-from tournaments import pairing_selectors, selectors, services
+from tournaments import desk_selectors, pairing_selectors, selectors, services
 from tournaments.audit import ACTION_LABELS, audit_verify
+from tournaments.audit_sentences import audit_sentences
 from tournaments.forms import (
     AccountForm,
     ByeRequestForm,
@@ -40,6 +41,7 @@ from tournaments.permissions import (
     tournament_role,
 )
 from tournaments.roles import Role, role_require, user_is_organizer, user_role
+from tournaments.time_control_form import time_control_preview
 from tournaments.trf_export import tournament_trf
 
 
@@ -68,6 +70,24 @@ def _errors_beside_fields(form: TournamentForm, exc: ValidationError) -> None:
             form.add_error(key if key in form.fields else None, message)
 
 
+_PREVIEW_ID = re.compile(r"[A-Za-z_][A-Za-z0-9_-]{0,40}")
+
+
+@login_required
+def time_control_preview_view(request: HttpRequest) -> HttpResponse:
+    """How a time control typed in the event form reads (htmx swaps it under the box)."""
+    written = request.GET.get("time_control", "")[:120]
+    box = request.GET.get("id", "")
+    return render(
+        request,
+        "arbiter/widgets/time_control_preview.html",
+        {
+            "id": box if _PREVIEW_ID.fullmatch(box) else "id_time_control",
+            "preview": time_control_preview(written),
+        },
+    )
+
+
 @tournament_role(Role.ARBITER)
 def manage(request: HttpRequest, t: Tournament) -> HttpResponse:
     return _manage_page(request, t)
@@ -81,9 +101,13 @@ def _manage_page(
     added: str = "",
 ) -> HttpResponse:
     role = user_role(user=request.user, tournament=t)
-    regs = t.registrations.select_related("player__club", "player__user").order_by(
-        "start_rank", "id"
+    regs = list(
+        t.registrations.select_related("player__club", "player__user").order_by("start_rank", "id")
     )
+    rounds = list(t.rounds.all())
+    byes = desk_selectors.byes_pending(tournament=t, from_round=len(rounds) + 1)
+    for reg in regs:
+        reg.byes_pending = byes.get(reg.player_id, [])  # type: ignore[attr-defined]
     return render(
         request,
         "arbiter/manage.html",
@@ -105,9 +129,10 @@ def _manage_page(
                 "created_at"
             ),
             "registrations": regs,
-            "rounds": t.rounds.all(),
-            "next_round": t.rounds.count() + 1,
-            "paired_rounds": t.rounds.count(),
+            "rounds": rounds,
+            "next_round": len(rounds) + 1,
+            "paired_rounds": len(rounds),
+            "pair_offered": desk_selectors.round_pair_offered(tournament=t, rounds=rounds),
         },
     )
 
@@ -262,7 +287,7 @@ def bye_request(request: HttpRequest, t: Tournament) -> HttpResponse:
         )
         messages.success(request, _("bye requested"))
     else:
-        messages.error(request, str(form.errors))
+        messages.error(request, form_errors_text(form))
     return redirect(manage_url(t) + "#entrants")
 
 
@@ -385,7 +410,12 @@ def round_unpublish(request: HttpRequest, t: Tournament, number: int) -> HttpRes
 @require_POST
 @tournament_role(Role.ARBITER)
 def round_discard(request: HttpRequest, t: Tournament, number: int) -> HttpResponse:
-    services.round_discard(round=round_get(t, number), user=request.user)
+    """Discard a proposal; one edited by hand is first confirmed (on a page of its own, so
+    that it needs no script: the edits would be lost)."""
+    rnd = round_get(t, number)
+    if not request.POST.get("confirm") and desk_selectors.round_hand_edited(round=rnd):
+        return render(request, "arbiter/discard_confirm.html", {"t": t, "round": rnd})
+    services.round_discard(round=rnd, user=request.user)
     messages.success(request, _("proposed round %(number)d discarded") % {"number": number})
     return redirect(manage_url(t))
 
@@ -469,9 +499,10 @@ def audit(request: HttpRequest, t: Tournament) -> HttpResponse:
     intact, checked, problem = audit_verify(tournament=t)
     shown = list(rows.order_by("-seq")[:500])
     labels = selectors.audit_object_labels(entries=shown)
-    for e in shown:
-        e.label = labels.get((e.object_type, e.object_id), f"{e.object_type} {e.object_id}")
+    sentences = audit_sentences(entries=shown, labels=labels, action_labels=ACTION_LABELS)
+    for e, sentence in zip(shown, sentences, strict=True):
         e.action_label = ACTION_LABELS.get(e.action, e.action)
+        e.sentence = sentence
     return render(
         request,
         "arbiter/audit.html",

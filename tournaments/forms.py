@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from tournaments.models import Club, Game, Penalty, Player, Tournament
 from tournaments.services import SETTINGS, tournament_settings_check
 from tournaments.tiebreak_texts import tiebreak_choices
+from tournaments.time_control_form import TimeControlField, time_control_initial
 
 # How many tie-breaks the arbiter's list offers places for.
 TIEBREAK_PLACES = 6
@@ -66,6 +67,8 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
         required=False,
         help_text=_("in order: the first breaks ties first (FIDE codes, C.07)"),
     )
+    # Written as people write it (minutes), stored as the record format (seconds).
+    time_control = TimeControlField()
 
     class Meta:
         model = Tournament
@@ -94,6 +97,7 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.initial["time_control"] = time_control_initial(self.initial.get("time_control", ""))
         for name in self.OPTIONAL:
             self.fields[name].required = False
         self.order_fields(["name", "slug"])

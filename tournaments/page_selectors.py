@@ -21,8 +21,9 @@ from tournaments.models import (
     Round,
     Tournament,
 )
-from tournaments.scoring import ScoringSettings
+from tournaments.scoring import OPPOSITE, ScoringSettings, game_points
 from tournaments.selectors import (
+    FIRST_OUTCOME,
     game_result_counted,
     penalty_effects,
     scoring_settings,
@@ -52,6 +53,30 @@ def result_marks(result: str, settings: ScoringSettings | None = None) -> tuple[
         Game.Result.DRAW: (draw, draw),
     }
     return marks.get(result, ("", ""))
+
+
+def game_marks(
+    *,
+    game: Game,
+    tournament: Tournament,
+    settings: ScoringSettings,
+    effects: dict[tuple[int, int | None], Any],
+) -> tuple[tuple[str, str], bool]:
+    """A game's marks, the first placer's first, as every page shows them: the result's,
+    or where a penalty of Art. 12.4 d, e, f touches the game the points each side counts
+    after it, marked * (what the crosstable's cells show): one source for all pages."""
+    counted, penalized = game_result_counted(game=game, tournament=tournament, effects=effects)
+    if not penalized or not counted:
+        return result_marks(counted, settings), penalized
+    mine, theirs = (
+        effects.get((game.pk, game.first_id), ()),
+        effects.get((game.pk, game.second_id), ()),
+    )
+    # The result before penalties: game_points applies the battle declared lost itself.
+    out = FIRST_OUTCOME[Game.Result(game.result or counted)]
+    _, first = game_points(out, settings, mine, theirs)
+    _, second = game_points(OPPOSITE[out], settings, theirs, mine)
+    return (f"{points_shown(first)}*", f"{points_shown(second)}*"), True
 
 
 @dataclass(frozen=True)
@@ -102,15 +127,14 @@ def round_pairing_rows(*, tournament: Tournament, round: Round) -> list[PairingR
         scores = {pid: shown(x) for pid, x in scores_after(now, round.number - 1).items()}
     settings = scoring_settings(tournament=tournament)
     effects = penalty_effects(tournament=tournament)
-    # Each result's marks once, not once a board.
-    marks_of: dict[str, tuple[str, str]] = {r: result_marks(r, settings) for r in Game.Result}
     rows = []
     for g in round.games.all():
         bye = ""
         marks, penalized = ("", ""), False
         if g.kind == Game.Kind.GAME and g.second is not None:
-            counted, penalized = game_result_counted(game=g, tournament=tournament, effects=effects)
-            marks = marks_of.get(counted, ("", ""))
+            marks, penalized = game_marks(
+                game=g, tournament=tournament, settings=settings, effects=effects
+            )
         elif g.bye_points is not None:
             bye = points_shown(float(g.bye_points))
         elif g.kind == Game.Kind.BYE:
@@ -173,8 +197,9 @@ def player_game_rows(*, player: Player) -> list[PlayerGame]:
         opponent = g.second if first else g.first
         marks, penalized = ("", ""), False
         if g.kind == Game.Kind.GAME and g.second_id is not None:
-            counted, penalized = game_result_counted(game=g, tournament=t, effects=effects[t.pk])
-            marks = result_marks(counted, settings[t.pk])
+            marks, penalized = game_marks(
+                game=g, tournament=t, settings=settings[t.pk], effects=effects[t.pk]
+            )
             if not first:
                 marks = (marks[1], marks[0])
         rows.append(PlayerGame(g, first, opponent, marks, penalized))

@@ -37,8 +37,40 @@ from tournaments.roles import (
 View = Callable[..., HttpResponse]
 
 
-def field_errors_text(errors: Mapping[str, Sequence[str]]) -> str:
-    return "; ".join(f"{k}: {' '.join(v)}" for k, v in errors.items())
+# The words a page puts before a refusal about one of these fields, for the reader (the
+# API keeps its keys); any other key is shown as it is.
+FIELD_LABELS = {
+    "player": gettext_lazy("player"),
+    "rating": gettext_lazy("rating"),
+    "rank": gettext_lazy("start rank"),
+    "round_number": gettext_lazy("round"),
+    "amount": gettext_lazy("amount"),
+    "from_ply": gettext_lazy("from ply"),
+    "reason": gettext_lazy("reason"),
+    "name": gettext_lazy("name"),
+    "account": gettext_lazy("user name"),
+    "time_control": gettext_lazy("time control"),
+    "starts_at": gettext_lazy("scheduled start"),
+    "seconds": gettext_lazy("seconds"),
+    "club_name": gettext_lazy("club"),
+}
+
+
+def field_errors_text(
+    errors: Mapping[str, Sequence[str]], labels: Mapping[str, Any] | None = None
+) -> str:
+    """Refusals as one line for a reader: each after the name of its field, unless the
+    refusal names it itself ("0 active players for round 1", not "round: 0 active ...")."""
+    labels = FIELD_LABELS if labels is None else labels
+    parts = []
+    for key, texts in errors.items():
+        text = " ".join(str(t) for t in texts)
+        label = str(labels.get(key, key))
+        if key == "__all__" or label.lower() in text.lower():
+            parts.append(text)
+        else:
+            parts.append(f"{label}: {text}")
+    return "; ".join(parts)
 
 
 def errors_text(exc: ValidationError) -> str:
@@ -49,9 +81,11 @@ def errors_text(exc: ValidationError) -> str:
 
 
 def form_errors_text(form: BaseForm) -> str:
+    """A form's refusals, each after its field's label."""
+    labels = {**FIELD_LABELS, **{name: f.label for name, f in form.fields.items() if f.label}}
     # A form's ErrorList yields its messages as strings (ErrorList.__getitem__).
     return field_errors_text(
-        {name: [str(m) for m in errors] for name, errors in form.errors.items()}
+        {name: [str(m) for m in errors] for name, errors in form.errors.items()}, labels
     )
 
 

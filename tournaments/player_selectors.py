@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import Q
+from django.utils.translation import gettext_lazy
 
 from tournaments.models import Game, Player, Round
 
@@ -16,6 +18,26 @@ FORFEITS = frozenset(
         Game.Result.DOUBLE_FORFEIT,
     }
 )
+
+
+# A result from each side (the first placer's words, the second's), translated when shown.
+OUTCOME_WORDS: dict[str, tuple[Any, Any]] = {
+    Game.Result.FIRST_WIN: (gettext_lazy("won"), gettext_lazy("lost")),
+    Game.Result.SECOND_WIN: (gettext_lazy("lost"), gettext_lazy("won")),
+    Game.Result.DRAW: (gettext_lazy("drew"), gettext_lazy("drew")),
+    Game.Result.FIRST_FORFEIT_WIN: (
+        gettext_lazy("won by forfeit"),
+        gettext_lazy("lost by forfeit"),
+    ),
+    Game.Result.SECOND_FORFEIT_WIN: (
+        gettext_lazy("lost by forfeit"),
+        gettext_lazy("won by forfeit"),
+    ),
+    Game.Result.DOUBLE_FORFEIT: (
+        gettext_lazy("both lost by forfeit"),
+        gettext_lazy("both lost by forfeit"),
+    ),
+}
 
 
 @dataclass(frozen=True)
@@ -40,6 +62,14 @@ class MyGame:
             and self.record_version == 0
             and self.game.result not in FORFEITS
         )
+
+    @property
+    def outcome(self) -> str:
+        """The result from this player's side: won, lost, drew (by forfeit where it was)."""
+        words = OUTCOME_WORDS.get(self.game.result)
+        if words is None:
+            return ""
+        return str(words[0] if self.places_first else words[1])
 
     @property
     def to_sign(self) -> bool:

@@ -215,6 +215,7 @@ def _crosstable_csv(request: HttpRequest, slug: str) -> HttpResponse:
             *[f"R{n}" for n in range(1, table.rounds + 1)],
             "score",
             *(key for key, _name in keys),
+            "withdrawn_after_round",
         ]
     )
     for row, cells in zip(table.rows, table.cells, strict=True):
@@ -227,6 +228,7 @@ def _crosstable_csv(request: HttpRequest, slug: str) -> HttpResponse:
                 *[c.text() for c in cells],
                 row.score,
                 *[tiebreak_value(row, name) for _key, name in keys],
+                "" if row.entrant.withdrawn_after is None else row.entrant.withdrawn_after,
             ]
         )
     return response

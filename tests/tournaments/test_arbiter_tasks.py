@@ -185,7 +185,7 @@ def test_the_tournament_form_shows_every_error_at_once_beside_its_field(client, 
         **GOOD,
         "end_date": "2026-11-27",
         "bye_points": "-3",
-        "time_control": "90 min",
+        "time_control": "90 banana",  # "90 min" reads as 90 minutes now (issue 26)
         "rounds_planned": 99999,
         "tiebreaks": "buchholz,nonsense",
     }

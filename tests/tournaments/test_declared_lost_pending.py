@@ -90,7 +90,7 @@ def test_a_battle_declared_lost_decides_a_pending_game_with_its_mark(officials, 
     # the game's page and the public pairings say so
     page = client.get(f"/g/{pending.pk}/").content.decode()
     assert "Art. 12.4 d" in page and "*" in page
-    assert board_cell(client, t.slug, 1) == "1 – 0*"
+    assert board_cell(client, t.slug, 1) == "1* – 0*"  # the points each counts, as the crosstable
     assert "*" not in board_cell(client, t.slug, 2)
 
     # revoked: pending again

@@ -83,7 +83,7 @@ def test_a_result_moves_the_next_pairing_on(client, event):
     services.game_result_set(game=r1.games.get(board=1), result=Game.Result.DRAW, user=arbiter)
     html = page(client, players[0].user)
     assert "No game waits to be played." in section(html, "next-pairing")
-    assert "Draw" in section(html, "all-games")
+    assert "drew" in section(html, "all-games")
 
 
 def test_a_proposed_round_is_not_shown(client, event):

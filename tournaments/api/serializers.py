@@ -26,6 +26,7 @@ from tournaments.models import (
 )
 from tournaments.selectors import game_result_counted, game_spindle, penalty_effects
 from tournaments.services import SETTINGS
+from tournaments.time_controls import time_control_words
 
 
 class ClubSerializer(serializers.ModelSerializer):
@@ -54,6 +55,10 @@ class AuditHeadSerializer(serializers.Serializer):
 
 class TournamentSerializer(serializers.ModelSerializer):
     audit_head = serializers.SerializerMethodField()
+    time_control_display = serializers.SerializerMethodField(
+        help_text="The time control in words, in the request's language (Art. 6.4); "
+        "`time_control` keeps the record format (seconds)."
+    )
 
     class Meta:
         model = Tournament
@@ -65,7 +70,11 @@ class TournamentSerializer(serializers.ModelSerializer):
             "slug",
             *(setting for setting in SETTINGS if setting != "name"),
             "audit_head",
+            "time_control_display",
         ]
+
+    def get_time_control_display(self, obj: Tournament) -> str:
+        return time_control_words(obj.time_control)
 
     @extend_schema_field(AuditHeadSerializer(allow_null=True))
     def get_audit_head(self, obj: Tournament) -> dict[str, Any] | None:

@@ -13,6 +13,7 @@ from django.utils.translation import gettext
 from klinzha_site.errors import Conflict
 from klinzha_site.user_types import AnyUser
 from tournaments.audit import Action, audit_append
+from tournaments.desk_selectors import HAND_EDITED
 from tournaments.models import Game, Registration, Round, Tournament
 from tournaments.pairing import (
     PLACEMENT_CAST,
@@ -301,7 +302,7 @@ def round_pairings_edit(
     locked.games.all().delete()
     _games_create(round=locked, pairings=pairings, requested_byes=requested)
     locked.warnings = warnings
-    locked.explanation = [*locked.explanation, "pairings edited by hand"]
+    locked.explanation = [*locked.explanation, HAND_EDITED]
     locked.save(update_fields=["warnings", "explanation"])
     published_version_bump(locked.tournament)
     audit_append(

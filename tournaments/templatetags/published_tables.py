@@ -12,6 +12,7 @@ from django import template
 from django.template.loader import get_template
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 
 from tournaments.models import Tournament
 from tournaments.page_selectors import PairingRow, Side
@@ -38,9 +39,21 @@ def _player_cells(row: StandingRow, link: tuple[str, str]) -> str:
     e = row.entrant
     return (
         f'<td class="num">{row.rank}</td><td><a href="{link[0]}{e.id}{link[1]}">'
-        f"{escape(e.name)}</a></td><td>{escape(e.club)}</td>"
+        f"{escape(e.name)}</a>{_withdrawn_mark(e)}</td><td>{escape(e.club)}</td>"
         f'<td class="num">{e.rating}</td>'
     )
+
+
+def _withdrawn_mark(e: Entrant) -> str:
+    """After a withdrawn (or expelled) player's name: since when they are no longer paired."""
+    if e.withdrawn_after is None:
+        return ""
+    text = (
+        gettext("withdrawn after round %(n)s") % {"n": e.withdrawn_after}
+        if e.withdrawn_after
+        else gettext("withdrawn")
+    )
+    return f' <small class="withdrawn">({escape(text)})</small>'
 
 
 # The points columns are printed as they are: points_shown makes digits, signs, ½ and the
@@ -108,8 +121,7 @@ def _pairing_row(
     else:
         result = ""
         if row.marks[0]:
-            star = "*" if row.penalized else ""
-            result = f'<a href="{game_url}">{row.marks[0]} – {row.marks[1]}</a>{star}'
+            result = f'<a href="{game_url}">{row.marks[0]} – {row.marks[1]}</a>'
         tail = (
             f'{result}</td>\n<td class="num">{second.points}</td>{_side_cells(second, players)}'
             f'<td class="num">{second.start_rank or ""}</td>'

@@ -1,0 +1,45 @@
+"""Reads for the arbiter's desk: whether pairing the next round is offered, pending byes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tournaments.models import ByeRequest, Registration, Round, Tournament
+
+
+def round_pair_offered(*, tournament: Tournament, rounds: Sequence[Round]) -> bool:
+    """Whether the console offers to pair the next round: rounds left to play, the last one
+    published (a proposal is published or discarded first), and for round 1 two entrants
+    at least (the pairing refuses fewer; a button that can only be refused is not offered)."""
+    if len(rounds) >= tournament.rounds_planned:
+        return False
+    if rounds and rounds[-1].status == Round.Status.DRAFT:
+        return False
+    if rounds:
+        return True
+    active = Registration.objects.filter(
+        tournament=tournament, status=Registration.Status.ACTIVE, first_round__lte=1
+    ).count()
+    return active >= 2
+
+
+def byes_pending(*, tournament: Tournament, from_round: int) -> dict[int, list[int]]:
+    """Per player id, the rounds (from `from_round`, not paired yet) they asked a bye for."""
+    pending: dict[int, list[int]] = {}
+    rows = (
+        ByeRequest.objects.filter(registration__tournament=tournament, round_number__gte=from_round)
+        .order_by("round_number")
+        .values_list("registration__player_id", "round_number")
+    )
+    for player_id, number in rows:
+        pending.setdefault(player_id, []).append(number)
+    return pending
+
+
+# What services.round_pairings_edit adds to a proposal's explanation.
+HAND_EDITED = "pairings edited by hand"
+
+
+def round_hand_edited(*, round: Round) -> bool:
+    """Whether a proposed round's pairings were edited by hand (discarding loses them)."""
+    return round.status == Round.Status.DRAFT and HAND_EDITED in (round.explanation or [])
