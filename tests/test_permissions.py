@@ -226,6 +226,14 @@ def page_upload(url: str) -> Call:
     return call
 
 
+# A TRF file of one round, for the import's rows.
+TRF_TEXT = "\n".join(
+    [
+        "012 Imported Open",
+        "001    1      Ann" + " " * 31 + "1800" + " " * 42 + "2 w 1",
+        "001    2      Bob" + " " * 31 + "1700" + " " * 42 + "1 b 0",
+    ]
+)
 T = "/api/tournaments/perm-open"
 A = "/arbiter/t/perm-open"
 OTHER = "/api/tournaments/other"
@@ -330,6 +338,11 @@ ENDPOINTS: list[tuple[str, Call, set[str]]] = [
     (
         "api tournament create",
         api_post("/api/tournaments/", {"name": "N", "slug": "n", "start_date": "2026-12-01"}),
+        ORGANIZERS_ANYWHERE,
+    ),
+    (
+        "api trf import",
+        api_post("/api/tournaments/import/trf/", {"text": TRF_TEXT}),
         ORGANIZERS_ANYWHERE,
     ),
     ("api settings", api_patch(T + "/", {"venue": "Hall"}), CHIEFS),
