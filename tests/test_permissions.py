@@ -529,6 +529,11 @@ ENDPOINTS: list[tuple[str, Call, set[str]]] = [
     ("arbiter records upload", page_upload(A + "/records/"), ARBITERS),
     ("page key", page_json("/keys/", lambda w: {"public_key": "nonsense"}), SIGNED_IN),
     ("arbiter new", page_post("/arbiter/new/", {"name": "x"}), ORGANIZERS_ANYWHERE),
+    (
+        "arbiter trf import",
+        page_post("/arbiter/import/trf/", {"text": TRF_TEXT, "confirm": "1"}),
+        ORGANIZERS_ANYWHERE,
+    ),
     ("arbiter settings", page_post(A + "/settings/", {"venue": "x"}), CHIEFS),
     ("arbiter officials", page_post(A + "/officials/", {"arbiters": ""}), ORGANIZER),
     ("arbiter entrant", page_post(A + "/entrants/", {"name": "Zed"}), ARBITERS),
@@ -782,6 +787,7 @@ def test_the_table_names_every_write_route():
 
     covered = {
         "arbiter:new",
+        "arbiter:trf-import",
         "arbiter:settings",
         "arbiter:officials",
         "arbiter:entrant-add",

@@ -20,9 +20,8 @@ from tournaments.api.errors import errors
 from tournaments.roles import user_is_organizer
 from tournaments.services.trf_import import trf_import, trf_import_check
 from tournaments.trf import TrfError, trf_text_decode
+from tournaments.trf.file_text import TRF_UPLOAD_MAX
 
-# Bytes: a TRF line per player and round block; this holds an open of thousands of players.
-TRF_UPLOAD_MAX = 2_000_000
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
 
 

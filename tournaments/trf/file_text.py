@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+# Bytes: a TRF line per player and round block; this holds an open of thousands of players.
+TRF_UPLOAD_MAX = 2_000_000
 # UTF-8 first (with or without its byte-order mark); Swiss-Manager and Vega often write
 # Latin-1, which decodes any bytes, so a file is never refused for its encoding.
 ENCODINGS = ("utf-8-sig", "latin-1")
