@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import re
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,10 @@ from django.contrib.messages import get_messages
 from django.test import Client
 from django.urls import reverse
 
+from tournaments import services
 from tournaments.models import Game, Player, Registration, Round, Tournament
+from tournaments.trf import read_trf
+from tournaments.trf_export import tournament_trf
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()
@@ -140,3 +144,18 @@ def test_who_may_open_the_page(who, expected):
     assert resp.status_code == (403 if expected == 403 else 302)
     if expected == 403:
         assert stored() == before
+
+
+def test_the_dashboards_trf_label_names_the_dialect_written(client_in, organizer):
+    """An event made here exports TRF16; one imported from a TRF-2025 file, TRF-2025."""
+    made = services.tournament_create(
+        name="Made Here", slug="made-here", start_date=date(2026, 11, 1), organizer=organizer
+    )
+    text = (FIXTURES / "trf2025.trf").read_text(encoding="utf-8")
+    client_in.post(URL, {"text": text, "confirm": "1"})
+    imported = Tournament.objects.exclude(pk=made.pk).get()
+    for t, dialect in ((made, "TRF16"), (imported, "TRF-2025")):
+        html = client_in.get(reverse("arbiter:manage", args=[t.slug])).content.decode()
+        assert f"download>TRF (FIDE {dialect})</a>" in html
+        assert f"TRF (FIDE {'TRF-2025' if dialect == 'TRF16' else 'TRF16'})" not in html
+        assert read_trf(tournament_trf(tournament=t)).dialect == dialect
