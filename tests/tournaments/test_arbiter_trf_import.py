@@ -151,6 +151,7 @@ def test_the_dashboards_trf_label_names_the_dialect_written(client_in, organizer
     made = services.tournament_create(
         name="Made Here", slug="made-here", start_date=date(2026, 11, 1), organizer=organizer
     )
+    services.registration_create(tournament=made, player=services.player_create(name="Ann"))
     text = (FIXTURES / "trf2025.trf").read_text(encoding="utf-8")
     client_in.post(URL, {"text": text, "confirm": "1"})
     imported = Tournament.objects.exclude(pk=made.pk).get()
