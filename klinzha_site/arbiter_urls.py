@@ -5,6 +5,7 @@ from django.urls import path
 
 from games import arbiter_views as console
 from tournaments import arbiter_entrants as entrants
+from tournaments import arbiter_trf
 from tournaments import arbiter_views as v
 
 app_name = "arbiter"
@@ -12,6 +13,7 @@ urlpatterns = [
     path("", console.dashboard, name="dashboard"),
     path("new/", v.tournament_new, name="new"),
     path("time-control/", v.time_control_preview_view, name="time-control"),
+    path("import/trf/", arbiter_trf.trf_import_page, name="trf-import"),
     path("t/<slug:slug>/", v.manage, name="manage"),
     path("t/<slug:slug>/settings/", v.settings_update, name="settings"),
     path("t/<slug:slug>/officials/", v.officials_update, name="officials"),

@@ -187,6 +187,7 @@ SETTINGS_FIELDS = list(TournamentForm.base_fields)
 # (route, method, path template, the fields its form reads)
 FORMS: list[tuple[str, str, list[str]]] = [
     ("arbiter new", "/arbiter/new/", SETTINGS_FIELDS),
+    ("arbiter trf import", "/arbiter/import/trf/", ["text", "preview", "confirm"]),
     ("arbiter settings", A + "/settings/", SETTINGS_FIELDS),
     ("arbiter officials", A + "/officials/", ["chief_arbiter", "arbiters"]),
     ("arbiter entrant", A + "/entrants/", ["player", "name", "club", "rating"]),
@@ -526,6 +527,7 @@ def test_the_fuzz_reaches_every_page_route() -> None:
     fuzzed = {r for r, _, _ in FORMS + READS + JSON_VIEWS} | {"arbiter records upload"}
     by_name = {
         "arbiter:new": "arbiter new",
+        "arbiter:trf-import": "arbiter trf import",
         "arbiter:settings": "arbiter settings",
         "arbiter:officials": "arbiter officials",
         "arbiter:entrant-add": "arbiter entrant",

@@ -34,6 +34,8 @@ SAME = {
     "JSON",
     "TRF",
     "TRF (FIDE TRF-16)",
+    "TRF (FIDE TRF16)",  # the dialect the export writes, by its name
+    "TRF (FIDE TRF-2025)",
     "Club",
     "Name",
     "Name:",

@@ -234,6 +234,14 @@ def page_upload(url: str) -> Call:
     return call
 
 
+# A TRF file of one round, for the import's rows.
+TRF_TEXT = "\n".join(
+    [
+        "012 Imported Open",
+        "001    1      Ann" + " " * 31 + "1800" + " " * 42 + "2 w 1",
+        "001    2      Bob" + " " * 31 + "1700" + " " * 42 + "1 b 0",
+    ]
+)
 T = "/api/tournaments/perm-open"
 A = "/arbiter/t/perm-open"
 OTHER = "/api/tournaments/other"
@@ -344,6 +352,11 @@ ENDPOINTS: list[tuple[str, Call, set[str]]] = [
     (
         "api tournament create",
         api_post("/api/tournaments/", {"name": "N", "slug": "n", "start_date": "2026-12-01"}),
+        ORGANIZERS_ANYWHERE,
+    ),
+    (
+        "api trf import",
+        api_post("/api/tournaments/import/trf/", {"text": TRF_TEXT}),
         ORGANIZERS_ANYWHERE,
     ),
     ("api settings", api_patch(T + "/", {"venue": "Hall"}), CHIEFS),
@@ -530,6 +543,11 @@ ENDPOINTS: list[tuple[str, Call, set[str]]] = [
     ("arbiter records upload", page_upload(A + "/records/"), ARBITERS),
     ("page key", page_json("/keys/", lambda w: {"public_key": "nonsense"}), SIGNED_IN),
     ("arbiter new", page_post("/arbiter/new/", {"name": "x"}), ORGANIZERS_ANYWHERE),
+    (
+        "arbiter trf import",
+        page_post("/arbiter/import/trf/", {"text": TRF_TEXT, "confirm": "1"}),
+        ORGANIZERS_ANYWHERE,
+    ),
     ("arbiter settings", page_post(A + "/settings/", {"venue": "x"}), CHIEFS),
     ("arbiter officials", page_post(A + "/officials/", {"arbiters": ""}), ORGANIZER),
     ("arbiter entrant", page_post(A + "/entrants/", {"name": "Zed"}), ARBITERS),
@@ -784,6 +802,7 @@ def test_the_table_names_every_write_route():
 
     covered = {
         "arbiter:new",
+        "arbiter:trf-import",
         "arbiter:settings",
         "arbiter:officials",
         "arbiter:entrant-add",

@@ -1,7 +1,7 @@
 """The API's tournament resource: list, read, create, change its settings; its standings and
 crosstable (published, from the cache) and officials. Its entrants', rounds' and penalties'
-actions come from tournaments.api.entrants, rounds and penalties; the games app adds the
-record uploads (games.api.views)."""
+actions come from tournaments.api.entrants, rounds and penalties, its TRF import from
+tournaments.api.trf; the games app adds the record uploads (games.api.views)."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ from tournaments.api.outputs import (
 from tournaments.api.penalties import PenaltyActions
 from tournaments.api.rounds import RoundActions
 from tournaments.api.serializers import TournamentSerializer
+from tournaments.api.trf import TrfImportActions
 from tournaments.models import Tournament
 from tournaments.permissions import OrganizerWriteOrReadOnly, TournamentWriteArbiters
 from tournaments.standings import standings_json
@@ -38,7 +39,9 @@ from tournaments.standings import standings_json
         responses={200: TournamentSerializer, **errors(400, 401, 403, 404)}
     ),
 )
-class TournamentViewSet(EntrantActions, RoundActions, PenaltyActions, viewsets.ModelViewSet):
+class TournamentViewSet(
+    EntrantActions, RoundActions, PenaltyActions, TrfImportActions, viewsets.ModelViewSet
+):
     queryset = Tournament.objects.all()
     serializer_class = TournamentSerializer
     lookup_field = "slug"

@@ -63,6 +63,8 @@ class TrfImport:
 
     tournament: Tournament
     warnings: list[str]
+    # The warning that the file's scoring is not Klin Zha's (also among `warnings`), or "".
+    scoring: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +73,7 @@ class TrfCheck:
 
     summary: dict[str, object]
     warnings: list[str]
+    scoring: str = ""  # as TrfImport.scoring
 
 
 def trf_import_check(*, text: str, organizer: AnyUser | None = None) -> TrfCheck:
@@ -80,7 +83,7 @@ def trf_import_check(*, text: str, organizer: AnyUser | None = None) -> TrfCheck
         imported = trf_import(text=text, organizer=organizer)
         summary = _summary(imported.tournament)
         transaction.set_rollback(True)
-    return TrfCheck(summary, imported.warnings)
+    return TrfCheck(summary, imported.warnings, imported.scoring)
 
 
 def _summary(t: Tournament) -> dict[str, object]:
@@ -180,8 +183,8 @@ def trf_import(*, text: str, organizer: AnyUser | None = None) -> TrfImport:
     tournament.trf_source = _source(trf=trf, tournament=tournament)
     tournament.save(update_fields=["trf_source"])
     published_version_bump(tournament)
-    warnings = _points_check(trf, tournament, player_of, importer.byes, declared)
-    return TrfImport(tournament, notes + warnings)
+    scoring, wrong = _points_check(trf, tournament, player_of, importer.byes, declared)
+    return TrfImport(tournament, notes + ([scoring] if scoring else []) + wrong, scoring)
 
 
 def _identity(tp: TrfPlayer) -> dict[str, str]:
@@ -350,11 +353,12 @@ def _points_check(
     player_of: dict[int, Player],
     byes: dict[int, list[Game]],
     declared: TrfScoring | None,
-) -> list[str]:
+) -> tuple[str, list[str]]:
     """Compare the points column with the standings the results give. A file that declares
     no scoring is read with Klin Zha's unless a chess scoring (a draw +½) fits more players;
     a pairing bye's own points are taken from the column where only they explain it. Players
-    whose column still disagrees are listed: their points are the results'."""
+    whose column still disagrees are listed: their points are the results'. Returns the
+    scoring warning ("" when the file's scoring is Klin Zha's) and the players' warning."""
     played = rounds_played(trf)
     stated = [tp for tp in trf.players if tp.points is not None]
     default_bye = float(tournament.bye_points)
@@ -400,8 +404,7 @@ def _points_check(
         published_version_bump(tournament)
         diffs = differences(scoring)
     source = _scoring_source(trf) if declared is not None else "its points column"
-    note = scoring_note(scoring, source)
-    return ([note] if note else []) + _column_wrong(stated=stated, diffs=diffs)
+    return scoring_note(scoring, source), _column_wrong(stated=stated, diffs=diffs)
 
 
 def _scoring_source(trf: TrfTournament) -> str:

@@ -2,7 +2,8 @@
 
 The package's modules by topic: `file_records` (the objects), `reading`, `writing`,
 `declared_points` (the scoring a file declares or an export states), `date_forms` (dates
-in the forms real files write) and `placeholders` (dummy players standing for the bye).
+in the forms real files write), `placeholders` (dummy players standing for the bye) and
+`file_text` (an uploaded file's bytes as text).
 Every name others import from `tournaments.trf` stays importable from here.
 """
 
@@ -30,6 +31,7 @@ from tournaments.trf.file_records import (
     player_span,
     rounds_played,
 )
+from tournaments.trf.file_text import trf_text_decode
 from tournaments.trf.placeholders import placeholders_drop
 from tournaments.trf.reading import read_trf
 from tournaments.trf.writing import write_trf
@@ -63,5 +65,6 @@ __all__ = [
     "read_trf",
     "rounds_played",
     "trf_date",
+    "trf_text_decode",
     "write_trf",
 ]

@@ -23,10 +23,18 @@ TRF16 = "TRF16"
 TRF2025 = "TRF-2025"
 # ASCII only: str.isdigit() and int() also take "²" or Arabic-Indic digits.
 INT = re.compile(r"[0-9]+", re.ASCII)
+# A refusal's message opens with the line it names.
+_LINE = re.compile(r"line (\d+)\b", re.ASCII)
 
 
 class TrfError(ValueError):
     """A TRF file that cannot be read; says which line and what is wrong."""
+
+    @property
+    def line(self) -> int | None:
+        """The line its message names first (`line 7: ...`), if it names one."""
+        found = _LINE.match(str(self))
+        return int(found.group(1)) if found else None
 
 
 @dataclass(frozen=True, slots=True)
