@@ -229,7 +229,7 @@ def _estimate(*, player: Player, pool: str) -> Estimate | None:
     events = [t for t in pool_tournaments(pool=pool) if t.pk in entered]
     if not events:
         return None
-    found = pool_battles(pool=pool, start=last, tournaments=events)
+    found = pool_battles(pool=pool, start=last, tournaments=events, player_id=player.pk)
     mine = [d for d in found.rated if player.pk in (d.battle.white, d.battle.black)]
     if not mine:
         return None

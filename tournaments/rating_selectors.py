@@ -101,19 +101,24 @@ def _annulled_pairs(*, tournament: Tournament) -> set[tuple[int, int]]:
 
 
 def _tournament_battles(
-    *, tournament: Tournament, start: dt.date | None, end: dt.date | None, into: PoolBattles
+    *,
+    tournament: Tournament,
+    start: dt.date | None,
+    end: dt.date | None,
+    into: PoolBattles,
+    player_id: int | None = None,
 ) -> None:
-    """Add the tournament's battles dated in [start, end) to `into`."""
-    games = (
-        _battle_games([tournament])
-        .filter(
-            _moment_range("round__starts_at", start, end) & ~Q(round__starts_at=None)
-            | Q(round__starts_at=None)
-            & ~Q(result_entered_at=None)
-            & _moment_range("result_entered_at", start, end)
-        )
-        .select_related("round")
-    )
+    """Add the tournament's battles dated in [start, end) to `into` (of `player_id` only,
+    when given)."""
+    battles = _battle_games([tournament])
+    if player_id is not None:
+        battles = battles.filter(Q(first_id=player_id) | Q(second_id=player_id))
+    games = battles.filter(
+        _moment_range("round__starts_at", start, end) & ~Q(round__starts_at=None)
+        | Q(round__starts_at=None)
+        & ~Q(result_entered_at=None)
+        & _moment_range("result_entered_at", start, end)
+    ).select_related("round")
     game_list = list(games)
     if not game_list:
         return
@@ -140,12 +145,16 @@ def pool_battles(
     start: dt.date | None = None,
     end: dt.date | None = None,
     tournaments: list[Tournament] | None = None,
+    player_id: int | None = None,
 ) -> PoolBattles:
     """The pool's battles dated in [start, end) (either bound open when None), of its events
-    or of `tournaments` only: the rated ones in their order, and those pending."""
+    or of `tournaments` only, of one player's when `player_id` is given (their page reads
+    theirs, not their events' thousands): the rated ones in their order, and those pending."""
     found = PoolBattles([], [])
     for tournament in pool_tournaments(pool=pool) if tournaments is None else tournaments:
-        _tournament_battles(tournament=tournament, start=start, end=end, into=found)
+        _tournament_battles(
+            tournament=tournament, start=start, end=end, into=found, player_id=player_id
+        )
     found.rated.sort(key=lambda d: (d.day, d.battle.battle))
     found.pending.sort()
     return found
