@@ -12,7 +12,7 @@ from tests.migrating import migrate as _migrate
 from tests.migrating import migrate_latest
 
 BEFORE = [("tournaments", "0018_registration_withdrew_before_expulsion")]
-AFTER = [("tournaments", "0019_ratings")]
+AFTER = [("tournaments", "0021_ratings")]
 
 
 @pytest.mark.django_db(transaction=True)

@@ -480,7 +480,7 @@ def test_events_keep_their_tiebreaks_named_by_fide_code() -> None:
             name=slug, slug=slug, start_date=date(2026, 1, 1), tiebreaks=value
         )
 
-    after = [("tournaments", "0019_tiebreaks_by_fide_code")]
+    after = [("tournaments", "0020_tiebreaks_by_fide_code")]
     new = _migrate(after).loader.project_state(after).apps
     rows = new.get_model("tournaments", "Tournament").objects
     assert {t.slug: (t.tiebreaks, t.tiebreak_rules) for t in rows.all()} == {

@@ -40,7 +40,7 @@ def backwards(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournaments", "0018_registration_withdrew_before_expulsion"),
+        ("tournaments", "0019_player_ids_trf_source"),
     ]
 
     operations = [

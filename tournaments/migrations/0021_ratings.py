@@ -21,7 +21,7 @@ def declared(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0018_registration_withdrew_before_expulsion'),
+        ('tournaments', '0020_tiebreaks_by_fide_code'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
