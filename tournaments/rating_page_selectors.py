@@ -13,14 +13,14 @@ from tournaments.models import (
     Player,
     PoolRating,
     RatingPeriod,
-    Registration,
+    Tournament,
 )
 from tournaments.rating_selectors import (
     current_deviation,
     last_closed_sequence,
     pool_battles,
     pool_settings,
-    pool_tournaments,
+    tournament_pool,
 )
 from tournaments.ratings.glicko import Outcome, Rating, battle_changes
 from tournaments.ratings.history import Standing, standings_fingerprint
@@ -212,9 +212,12 @@ def _now(*, pool: str, player_ids: set[int]) -> dict[int, Rating]:
     }
 
 
-def _estimate(*, player: Player, pool: str) -> Estimate | None:
-    """The player's battles rated since the pool's last close (of their own events) as one
-    period against their opponents' current ratings: the change if it closed now."""
+def _estimate(*, player: Player, pool: str, events: list[Tournament]) -> Estimate | None:
+    """The player's battles rated since the pool's last close (of their own events in the
+    pool, `events`) as one period against their opponents' current ratings: the change if it
+    closed now."""
+    if not events:
+        return None
     conf = pool_settings(pool=pool)
     last = (
         RatingPeriod.objects.filter(pool=pool)
@@ -223,12 +226,6 @@ def _estimate(*, player: Player, pool: str) -> Estimate | None:
         .values_list("ends_before", flat=True)
         .first()
     )
-    entered = set(
-        Registration.objects.filter(player=player).values_list("tournament_id", flat=True)
-    )
-    events = [t for t in pool_tournaments(pool=pool) if t.pk in entered]
-    if not events:
-        return None
     found = pool_battles(pool=pool, start=last, tournaments=events, player_id=player.pk)
     mine = [d for d in found.rated if player.pk in (d.battle.white, d.battle.black)]
     if not mine:
@@ -259,9 +256,15 @@ def player_rating_history(*, player: Player) -> list[PoolHistory]:
     rows = {
         r.pool: r for r in PoolRating.objects.filter(player=player).select_related("last_period")
     }
+    entered: dict[str, list[Tournament]] = {}
+    # The player's own events, each in its pool: read once, not each pool's every event.
+    for event in Tournament.objects.filter(registrations__player=player).only(
+        "id", "ruleset", "variants", "pairing_system"
+    ):
+        entered.setdefault(tournament_pool(tournament=event), []).append(event)
     found = []
     for pool in POOLS:
-        estimate = _estimate(player=player, pool=pool)
+        estimate = _estimate(player=player, pool=pool, events=entered.get(pool, []))
         row = rows.get(pool)
         if row is None and estimate is None:
             continue
