@@ -21,7 +21,7 @@ from django.template.loader import render_to_string
 
 from klinzha_site.csv_cells import csv_text
 from klinzha_site.page_cache import page_serve, page_splice
-from klinzha_site.parsing import ascii_int_or_none
+from klinzha_site.parsing import ID_MAX, ascii_int_or_none
 from tournaments import page_selectors, selectors
 from tournaments.audit import audit_head
 from tournaments.formats import points_formatter
@@ -248,6 +248,8 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponseBase:
     """A player's page: the visitors' one from the cache while neither the player nor any
     of their events changed; a signed-in user's rendered for them (it may list penalties
     only they and their arbiters see)."""
+    if not 0 < pk <= ID_MAX:  # no such id; the database would refuse the number itself
+        raise Http404("no such player")
     if request.GET or request.user.is_authenticated:
         return _player_detail(request, pk)
     version = page_selectors.player_version_get(pk=pk)
