@@ -65,6 +65,9 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
     tiebreaks = TiebreakListField(
         label=_("tie-breaks"),
         required=False,
+        # A new event's list starts as the model's default (a ModelForm gives a new
+        # instance no initial values, and six empty places would store none).
+        initial=Tournament._meta.get_field("tiebreaks").default,
         help_text=_("in order: the first breaks ties first (FIDE codes, C.07)"),
     )
     # Written as people write it (minutes), stored as the record format (seconds).
