@@ -225,7 +225,9 @@ def test_an_event_from_creation_to_export(live_server, chromium, arbiter_user, w
     arbiter.goto(manage)
     tab(arbiter, "Downloads")
     with arbiter.expect_download() as got:
-        arbiter.locator("#download-links").get_by_role("link", name=re.compile(r"^TRF \(FIDE")).click()
+        arbiter.locator("#download-links").get_by_role(
+            "link", name=re.compile(r"^TRF \(FIDE")
+        ).click()
     trf = Path(got.value.path()).read_text(encoding="utf-8")
     players = [line for line in trf.splitlines() if line.startswith("001")]
     assert len(players) == 5
