@@ -11,29 +11,12 @@ from rules.engines import new_position
 from rules.errors import IllegalMoveError, NotationError
 from rules.notation import Notation, Ply, describe_move, format_ply, parse_ply, written_reader
 from rules.position import COLOR_NAMES, RULESET_ITALIAN, Move, Outcome, Position, Rules
-from rules.record import Record, RecordPly, notation_from_tags
+from rules.record import TAG_ORDER, Record, RecordPly, notation_from_tags
 from rules.validate import Warning, replay_ply, rules_from_tags
 
-# The tags a battle starts from, kept in its record; the others are the ending's.
-START_TAGS: Final = (
-    "Event",
-    "Site",
-    "Date",
-    "Round",
-    "Green",
-    "Gold",
-    "FirstPlacement",
-    "Ruleset",
-    "Variants",
-    "Notation",
-    "Language",
-    "Seat",
-    "Clouds",
-    "Crown",
-    "AblationLimit",
-    "Removed",
-    "TimeControl",
-)
+# The tags a battle starts from, kept in its record (the record's own order up to the time
+# control; the tags after it are the ending's).
+START_TAGS: Final = TAG_ORDER[: TAG_ORDER.index("TimeControl") + 1]
 # The Article of a ply that cannot be read, as the validator names it.
 _NOTATION_ARTICLE: Final = "Appendix C"
 
