@@ -74,17 +74,27 @@ def locust_run(*, port: int, paths: Path, mode: str, users: int, seconds: int, o
     return stats
 
 
+def figure(text: str) -> float:
+    """A locust CSV figure; a page no visitor happened to read in a short phase has "N/A"."""
+    try:
+        return float(text)
+    except ValueError:
+        return float("nan")
+
+
 def stats_read(path: Path) -> dict[str, dict[str, float]]:
     """Name → requests/s, p50 and p99 (ms) and failures, with "Aggregated" for the whole mix."""
     rows = {}
     with path.open(encoding="utf-8") as f:
         for row in csv.DictReader(f):
+            if not figure(row["Request Count"]):
+                continue
             rows[row["Name"].removeprefix("static: ")] = {
-                "rps": float(row["Requests/s"]),
-                "p50": float(row["50%"]),
-                "p99": float(row["99%"]),
-                "failures": float(row["Failure Count"]),
-                "count": float(row["Request Count"]),
+                "rps": figure(row["Requests/s"]),
+                "p50": figure(row["50%"]),
+                "p99": figure(row["99%"]),
+                "failures": figure(row["Failure Count"]),
+                "count": figure(row["Request Count"]),
             }
     return rows
 
@@ -175,6 +185,8 @@ def main() -> None:
             f"| {name:17} | {sizes[name] / 1024:>5.0f} | {p['p50']:>11.0f} | {p['p99']:>6.0f} "
             f"| {s['p50']:>13.0f} | {s['p99']:>6.0f} |"
         )
+    if "Aggregated" not in page or "Aggregated" not in flat:
+        raise SystemExit("a phase read no page at all: the server did not answer in time")
     total_p, total_s = page["Aggregated"], flat["Aggregated"]
     failures = int(total_p["failures"] + total_s["failures"])
     print(

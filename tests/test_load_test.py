@@ -28,7 +28,7 @@ def test_the_load_test_prints_its_table():
     env.pop("DJANGO_SETTINGS_MODULE", None)
     done = subprocess.run(
         [sys.executable, "bench/load_test.py", "--players", "12", "--rounds", "6"]
-        + ["--seconds", "2", "--port", str(free_port())],
+        + ["--seconds", "3", "--port", str(free_port())],
         cwd=ROOT,
         env=env,
         capture_output=True,
