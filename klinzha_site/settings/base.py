@@ -214,6 +214,9 @@ KZ_PAGE_PRERENDER = env.bool("KZ_PAGE_PRERENDER", default=bool(REDIS_URL))
 # unrun (its readers rendered the page meanwhile, and a newer version is on its way).
 CELERY_TASK_ROUTES = {"tournaments.published_pages_render": {"queue": "pages"}}
 KZ_PAGE_PRERENDER_EXPIRES = env.float("KZ_PAGE_PRERENDER_EXPIRES", default=30.0)
+# The garbage collector's thresholds in the web, socket and worker processes
+# (klinzha_site/gc_tuning.py): "50000,20,10" unless set.
+KZ_GC_THRESHOLDS = tuple(env.list("KZ_GC_THRESHOLDS", cast=int, default=[50_000, 20, 10]))
 # A worker killed mid-task must not lose it: acknowledge only once the task is done.
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
