@@ -62,9 +62,10 @@ lint: install-dev
 
 # Everything, on the database DATABASE_URL names (SQLite without it), on both cores
 # (pytest-xdist): each process has its own test database and, with REDIS_URL, its own Redis
-# database (klinzha_site/settings/test.py). The integration and browser tests share Redis,
-# the worker and the web servers' ports, so with REDIS_URL set they run after, in one
-# process (without it they are skipped, and one parallel pass does). PYTEST_ARGS adds
+# database (klinzha_site/settings/test.py). With REDIS_URL set, the browser tests run after,
+# in a parallel pass of their own (each process its live server, broker and worker), and the
+# integration tests last, in one process: they share Redis, its private siblings and fixed
+# ports (without REDIS_URL both are skipped, and one parallel pass does). PYTEST_ARGS adds
 # options, e.g. `make test PYTEST_ARGS="-k standings"`; XDIST=0 runs in one process.
 XDIST ?= 2
 PARALLEL := $(if $(filter 0,$(XDIST)),,-n $(XDIST))
@@ -75,16 +76,18 @@ ifeq ($(strip $(REDIS_URL)),)
 	$(PY) -m pytest $(PARALLEL) $(PYTEST_ARGS)
 else
 	env -u KZ_REQUIRE_INTEGRATION $(PY) -m pytest -m "not ($(SHARED))" $(PARALLEL) $(PYTEST_ARGS)
-	$(PY) -m pytest -m "$(SHARED)" $(PYTEST_ARGS)
+	env -u KZ_REQUIRE_INTEGRATION $(PY) -m pytest -m e2e $(PARALLEL) $(PYTEST_ARGS)
+	$(PY) -m pytest -m integration $(PYTEST_ARGS)
 endif
 
 # The tests that touch the database, Redis, a worker or a browser, and nothing else (the
 # `dbless` ones are left out: they run the same on any database). .ci/run's PostgreSQL pass,
 # after `make test` has run lint and everything on SQLite: the database tests on both
-# cores, then the integration and browser tests in one process.
+# cores, the browser tests on both cores, then the integration tests in one process.
 test-db: install-dev
 	env -u KZ_REQUIRE_INTEGRATION $(PY) -m pytest -m "not dbless and not ($(SHARED))" $(PARALLEL) $(PYTEST_ARGS)
-	$(PY) -m pytest -m "$(SHARED)" $(PYTEST_ARGS)
+	env -u KZ_REQUIRE_INTEGRATION $(PY) -m pytest -m e2e $(PARALLEL) $(PYTEST_ARGS)
+	$(PY) -m pytest -m integration $(PYTEST_ARGS)
 
 # The inner loop, under a third of the time of the whole suite. Left out: lint, schemathesis
 # (marked slow), the browser (e2e), PostgreSQL/Redis/Celery (integration), the property-based

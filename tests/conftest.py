@@ -58,18 +58,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """Refuses integration and browser tests under pytest-xdist once `-m` has selected.
+    """Refuses integration tests under pytest-xdist once `-m` has selected.
 
-    They share the Redis server, its private siblings and the web servers' ports, so two
-    processes would meet there; the other database tests get a database and a Redis
-    database per process (klinzha_site/settings/test.py)."""
+    They share the Redis server, its private siblings, the worker and the web servers'
+    ports, so two processes would meet there. The browser tests may run on several
+    processes, in a pass of their own: each has its test database, its Redis database (and
+    so its broker and its Celery worker: klinzha_site/settings/test.py, tests/workers.py)
+    and a live server on a port of its own; the other database tests likewise."""
     if not (os.environ.get("PYTEST_XDIST_WORKER") and integration_available()):
         return
-    shared = [i.nodeid for i in session.items if {"integration", "e2e"} & set(i.keywords)]
+    shared = [i.nodeid for i in session.items if "integration" in i.keywords]
     if shared:
         raise pytest.UsageError(
-            f"{len(shared)} integration or browser tests selected under pytest-xdist (-n); "
-            'run them in a pass of their own: -m "integration or e2e" without -n '
+            f"{len(shared)} integration tests selected under pytest-xdist (-n); "
+            'run them in a pass of their own: -m "integration" without -n '
             f"(first: {shared[0]})"
         )
 
