@@ -49,7 +49,8 @@ def tournament_trf(*, tournament: Tournament, shift: bool = False) -> str:
     """The tournament as a TRF file (points with its own scoring, or shifted): results as
     they count, games still being played with a blank result, a round robin's free round as
     U (worth a bye) or Z (did not play), other absences as `0000 - -`, a
-    late entrant's rounds before joining and a withdrawn player's after leaving blank, the
+    late entrant's rounds before joining as zero-point byes (`0000 - Z`; H or F when the
+    event gives late-entry points), a withdrawn player's after leaving blank, the
     withdrawn on XXZ, forbidden pairs on XXP."""
     regs = list(
         Registration.objects.filter(tournament=tournament)
@@ -206,7 +207,11 @@ def _entry(
     if seat is not None:
         opponent, first = seat
         return TrfGame(rnd, rank_of[opponent], "w" if first else "b", PENDING)
-    left = reg.status != Registration.Status.ACTIVE and rnd > (reg.last_round or 0)
-    if rnd < reg.first_round or left:
+    if rnd < reg.first_round:
+        # A late entrant's missed round worth nothing (the standings give the event's
+        # late-entry points, when it has some, as a bye above): a zero-point bye, which the
+        # import reads back, leading, as a late entry.
+        return TrfGame(rnd, None, "-", "Z")
+    if reg.status != Registration.Status.ACTIVE and rnd > (reg.last_round or 0):
         return None
     return TrfGame(rnd, None, "-", "-")

@@ -28,6 +28,7 @@ from tournaments.trf import (
     TrfTournament,
     declared_scoring,
     event_dates,
+    late_zero_byes_drop,
     placeholders_drop,
     player_span,
     read_trf,
@@ -123,6 +124,8 @@ def trf_import(*, text: str, organizer: AnyUser | None = None) -> TrfImport:
     _limits_check(trf)
     system = _pairing_system(trf.tournament_type)
     robin = system in ROUND_ROBINS
+    if not robin:  # a round robin's Z is its free round
+        late_zero_byes_drop(trf)
     played = rounds_played(trf)
     free_is_bye = robin and any(g.code == "U" for p in trf.players for g in p.games)
     declared = declared_scoring(trf)

@@ -28,6 +28,7 @@ from tournaments.trf.file_records import (
     TrfPlayer,
     TrfSpan,
     TrfTournament,
+    late_zero_byes_drop,
     player_span,
     rounds_played,
 )
@@ -61,6 +62,7 @@ __all__ = [
     "declared_scoring",
     "event_dates",
     "placeholders_drop",
+    "late_zero_byes_drop",
     "player_span",
     "read_trf",
     "rounds_played",

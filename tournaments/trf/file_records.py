@@ -5,7 +5,9 @@ Colour `w` means "placed first", `b` placed second. A `-` without an opponent
 blank result with an opponent is a game still being played. A withdrawal: a player listed on
 an `XXZ` line (JaVaFo: not to be paired in the next round), or one with an absence in a
 column after the last played round, or one with no entry in the last played rounds, left
-after their last game or bye. Leading rounds without an entry are a late entry.
+after their last game or bye. Leading rounds without an entry are a late entry, and so
+are leading zero-point byes (`0000 - Z` from round 1 on, outside a round robin): the export
+writes a late entrant's missed rounds that way (`late_zero_byes_drop`).
 """
 
 from __future__ import annotations
@@ -99,6 +101,22 @@ def rounds_played(t: TrfTournament) -> int:
     """The last round anyone was paired in (a game or a bye); later columns hold only
     absences, which say who is not to be paired next."""
     return max((g.round for p in t.players for g in p.games if not g.absent), default=0)
+
+
+def late_zero_byes_drop(t: TrfTournament) -> list[int]:
+    """Read each player's leading run of zero-point byes (`0000 - Z` from round 1 on) as a
+    late entry: those rounds lose their entries. Returns the start ranks of the players
+    concerned. A round robin's Z is its free round, not this: call it for a Swiss only."""
+    late = []
+    for p in t.players:
+        by_round = {g.round: g for g in p.games}
+        first = 1
+        while (g := by_round.get(first)) is not None and g.opponent is None and g.code == "Z":
+            first += 1
+        if first > 1:
+            p.games = [g for g in p.games if g.round >= first]
+            late.append(p.start_rank)
+    return late
 
 
 def player_span(t: TrfTournament, p: TrfPlayer) -> TrfSpan:
