@@ -12,6 +12,7 @@ from tournaments.models import ForbiddenPair, Game, Registration, Round, Tournam
 from tournaments.scoring import Outcome
 from tournaments.selectors import standings_compute
 from tournaments.standings import RoundResult
+from tournaments.tiebreaks import code_of
 from tournaments.trf import (
     KLIN_ZHA,
     PENDING,
@@ -97,6 +98,7 @@ def tournament_trf(*, tournament: Tournament, shift: bool = False) -> str:
         withdrawn=[rank_of[r.player_id] for r in regs if r.status != Registration.Status.ACTIVE],
         extra=list(source.get("lines", [])),
         dialect=source.get("dialect", TRF16),
+        tiebreaks=[code_of(name) for name in tournament.tiebreak_list],
     )
     _header_fill(trf=trf, tournament=tournament, source=source)
     scoring = TrfScoring(

@@ -34,6 +34,7 @@ from tournaments.trf import (
     read_trf,
     rounds_played,
 )
+from tournaments.tiebreaks import code_of
 from tournaments.trf.declared_points import scoring_note
 
 TRF_FIRST_RESULT = {
@@ -138,6 +139,8 @@ def trf_import(*, text: str, organizer: AnyUser | None = None) -> TrfImport:
         today=timezone.now().date(),
     )
     notes += dates.notes
+    tiebreaks, tiebreak_notes = _tiebreaks_read(trf)
+    notes += tiebreak_notes
     tournament = tournament_create(
         name=trf.name or slug,
         slug=slug,
@@ -149,6 +152,7 @@ def trf_import(*, text: str, organizer: AnyUser | None = None) -> TrfImport:
         free_round=Tournament.FreeRound.BYE if free_is_bye else Tournament.FreeRound.DID_NOT_PLAY,
         bye_points=_declared_bye(declared),
         organizer=organizer,
+        **({"tiebreaks": ",".join(tiebreaks)} if tiebreaks else {}),
     )
     player_of: dict[int, Player] = {}
     for tp in sorted(trf.players, key=lambda p: p.start_rank):
@@ -188,6 +192,27 @@ def trf_import(*, text: str, organizer: AnyUser | None = None) -> TrfImport:
     published_version_bump(tournament)
     scoring, wrong = _points_check(trf, tournament, player_of, importer.byes, declared)
     return TrfImport(tournament, notes + ([scoring] if scoring else []) + wrong, scoring)
+
+
+def _tiebreaks_read(trf: TrfTournament) -> tuple[list[str], list[str]]:
+    """The file's tie-breaks (202/212) by our codes, those on offer in its order, and a
+    warning naming the others (left out); none read: the event keeps the default list."""
+    codes: list[str] = []
+    unknown: list[str] = []
+    for text in trf.tiebreaks:
+        try:
+            code = code_of(text.upper())
+        except ValueError:
+            unknown.append(text)
+            continue
+        if code not in codes:
+            codes.append(code)
+    if not unknown:
+        return codes, []
+    number = trf.lines.get("202", trf.lines.get("212"))
+    return codes, [
+        f"line {number}: tie-breaks not on offer here, left out: {', '.join(unknown)}"
+    ]
 
 
 def _identity(tp: TrfPlayer) -> dict[str, str]:

@@ -82,6 +82,9 @@ class TrfTournament:
     extra: list[str] = field(default_factory=list)  # records kept as read, in file order
     forbidden: list[tuple[int, int]] = field(default_factory=list)  # XXP, lower rank first
     withdrawn: list[int] = field(default_factory=list)  # XXZ
+    # The tie-breaks by code (`202`, or `212` without its leading PTS), as written:
+    # FIDE's checker writes a modifier `BH/C1`, Klin Zha `BH-C1`.
+    tiebreaks: list[str] = field(default_factory=list)
     scoring: dict[str, float] = field(default_factory=dict)  # declared by BB?, XXS and 162
     lines: dict[str, int] = field(default_factory=dict)  # record -> its (last) line
     dialect: str = TRF16  # TRF-2025 when a record only that version has is found

@@ -10,6 +10,9 @@ entry being a zero-point bye (`0000 - Z`, "a known absence"), a forfeit keeps th
 it was scheduled with (they refuse a game whose two sides give the same colour), each header
 record appears once, and titles, sex and birth dates are written only in the forms they
 read. A plain export gives a forfeit no colour: it was not played, nobody was placed first.
+The event's tie-breaks are written, by FIDE code, on TRF-2025's `202` record in every
+dialect (engines skip it; FIDE's tie-break checker reads it), modifiers in the checker's
+form (`BH/C1`).
 """
 
 from __future__ import annotations
@@ -82,10 +85,18 @@ def _header_lines(*, t: TrfTournament, shift: bool) -> list[str]:
     # The name and the counts are always written.
     lines = [f"{code} {text}" for code, text in records if text or code in ("012", "062", "072")]
     kept = _kept_for_engines(t.extra) if shift else t.extra
+    if t.tiebreaks:
+        kept = [*kept, tiebreak_line(t.tiebreaks)]
     numbered = sorted((line for line in kept if _is_header(line)), key=lambda line: line[:3])
     lines.extend(numbered)
     lines.extend(line for line in kept if not _is_header(line))
     return lines
+
+
+def tiebreak_line(codes: list[str]) -> str:
+    """`202 BH/C1,SB,WON`: the tie-breaks in order, a modifier after a slash (the form FIDE's
+    checker reads; `BH-C1` is the same code), comma-separated without blanks."""
+    return "202 " + ",".join(code.replace("-", "/") for code in codes)
 
 
 def _is_header(line: str) -> bool:
