@@ -4,8 +4,10 @@ Where TRF is silent or made for chess, this module reads it so: a `013` team lin
 individual event, the TRF-2025 records (`###` comments, `142`-`222`, national rating
 records, team and bye records) and every record it does not know are kept as read for the
 export; the tie-break records `202`/`212` (TRF-2025's, which the export writes in every
-dialect) are read into `tiebreaks` and mark no dialect; dates are kept as text (the import reads them leniently); `XXP a b` (the TRF-2016
-extension of JaVaFo) forbids pairing start ranks a and b.
+dialect) are read into `tiebreaks`, and neither they nor the scoring record `162` (written
+in every dialect too) mark the file TRF-2025; dates are kept as text (the import reads
+them leniently); `XXP a b` (the TRF-2016 extension of JaVaFo) forbids pairing start ranks
+a and b.
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ _AGREE = {
 _REFUSED = {"Cc", "Cs", "Zl", "Zp"}
 # Records only TRF-2025 has: a file with one is written back in that version.
 _TRF2025_CODES = frozenset(
-    {"142", "152", "162", "172", "182", "192", "222", "352", "362"}
+    {"142", "152", "172", "182", "192", "222", "352", "362"}
     | {"240", "250", "260", "299", "300", "310", "320", "330", "801", "802"}
 )
 _NATIONAL = re.compile(r"[A-Z]{3}", re.ASCII)
@@ -176,8 +178,7 @@ def _setting_read(*, reading: _Reading, code: str, value: str, number: int) -> N
         reading.out += [(rank, number) for rank in _ints(value, number, "XXZ start rank")]
     elif code == "XXS":
         xxs_read(value, number, t.scoring)
-    elif code == "162":
-        t.dialect = TRF2025
+    elif code == "162":  # marks no dialect: the export writes it in every one
         r162_read(value, number, t.scoring)
     else:
         for name in BB[code]:

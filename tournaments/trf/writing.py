@@ -1,7 +1,8 @@
 """Writing a TRF file from plain records, in the dialect it came in, plain or for engines.
 
-Points are written with the tournament's own scoring (a draw is −0.5) and a scoring line
-states them: `XXS` (JaVaFo's, which engines read), and `162` too in TRF-2025. With `shift`,
+Points are written with the tournament's own scoring (a draw is −0.5) and scoring lines
+state them: `XXS` (JaVaFo's, which engines read) and TRF-2025's `162` (which FIDE's
+tie-break checker reads), in every dialect. With `shift`,
 for engines made for chess that refuse negative points, every score is raised by ½ a round
 and the scoring lines (`BB?` as well) state the shifted points, so every score difference is
 unchanged; such an export is written for those engines (py4swiss, a port of bbpPairings, is
@@ -28,7 +29,6 @@ from tournaments.trf.declared_points import (
 )
 from tournaments.trf.file_records import (
     FORFEIT_CODES,
-    TRF2025,
     TrfGame,
     TrfPlayer,
     TrfTournament,
@@ -131,8 +131,9 @@ def _settings_lines(
     written = (scoring or KLIN_ZHA).shifted(0.5) if shift else scoring
     if scoring is not None and written is not None:
         lines.append(xxs_line(written, bye_points))
-        if t.dialect == TRF2025:
-            lines.append(r162_line(written, bye_points))
+        # TRF-2025's own scoring record too, in every dialect: FIDE's tie-break checker
+        # reads points from it alone (and refuses a file whose points it does not explain).
+        lines.append(r162_line(written, bye_points))
     if shift and written is not None:
         lines.extend(bb_lines(written, bye_points))
     return lines
