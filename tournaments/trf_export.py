@@ -14,6 +14,7 @@ from tournaments.selectors import standings_compute
 from tournaments.standings import RoundResult
 from tournaments.tiebreaks import code_of
 from tournaments.trf import (
+    FORFEIT_CODES,
     KLIN_ZHA,
     PENDING,
     TRF16,
@@ -63,6 +64,9 @@ def tournament_trf(*, tournament: Tournament, shift: bool = False) -> str:
         rank_of[reg.player_id] = reg.start_rank or i
     rows = {row.entrant.id: row for row in standings_compute(tournament=tournament)}
     seats, free, played = _seats_read(tournament=tournament)
+    source = tournament.trf_source or {}
+    # Forfeits the imported file gave no colour: so again, but for engines (which refuse it).
+    uncoloured = set() if shift else {tuple(x) for x in source.get("uncoloured_forfeits", [])}
     players = []
     for reg in regs:
         row = rows.get(reg.player_id)
@@ -74,6 +78,7 @@ def tournament_trf(*, tournament: Tournament, shift: bool = False) -> str:
             played=played,
             rank_of=rank_of,
         )
+        entries = [_uncoloured(e, rank_of[reg.player_id], uncoloured) for e in entries]
         players.append(
             TrfPlayer(
                 start_rank=rank_of[reg.player_id],
@@ -90,7 +95,6 @@ def tournament_trf(*, tournament: Tournament, shift: bool = False) -> str:
             )
         )
     forbidden = _forbidden_ranks(tournament=tournament, rank_of=rank_of)
-    source = tournament.trf_source or {}
     trf = TrfTournament(
         rounds=max(tournament.rounds_planned, played),
         players=players,
@@ -133,6 +137,15 @@ def _header_fill(*, trf: TrfTournament, tournament: Tournament, source: Mapping[
     trf.name, trf.city, trf.federation = texts["012"], texts["022"], header.get("032", "")
     trf.start_date, trf.end_date = texts["042"], texts["052"]
     trf.tournament_type, trf.chief_arbiter = texts["092"], header.get("102", "")
+
+
+def _uncoloured(entry: TrfGame, rank: int, uncoloured: set[tuple[int, ...]]) -> TrfGame:
+    """The entry, without its colour when it is a forfeit the imported file gave none."""
+    if entry.opponent is None or entry.code not in FORFEIT_CODES:
+        return entry
+    if (entry.round, min(rank, entry.opponent), max(rank, entry.opponent)) not in uncoloured:
+        return entry
+    return TrfGame(entry.round, entry.opponent, "-", entry.code)
 
 
 def _seats_read(

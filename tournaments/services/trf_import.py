@@ -17,6 +17,7 @@ from tournaments.selectors import standings_compute
 from tournaments.services.common import published_version_bump
 from tournaments.services.entrants import player_create
 from tournaments.services.events import tournament_create
+from tournaments.tiebreaks import code_of
 from tournaments.trf import (
     CHESS,
     KLIN_ZHA,
@@ -33,8 +34,8 @@ from tournaments.trf import (
     player_span,
     read_trf,
     rounds_played,
+    uncoloured_forfeits,
 )
-from tournaments.tiebreaks import code_of
 from tournaments.trf.declared_points import scoring_note
 
 TRF_FIRST_RESULT = {
@@ -244,6 +245,9 @@ def _source(*, trf: TrfTournament, tournament: Tournament) -> dict[str, object]:
         "header": {code: text for code, text in header.items() if text},
         "derived": derived,
         "lines": list(trf.extra),
+        # Forfeits the file gave no colour on either side, [round, rank, rank]: written back
+        # so; the export gives every other forfeit its scheduled placement.
+        "uncoloured_forfeits": uncoloured_forfeits(trf),
     }
 
 

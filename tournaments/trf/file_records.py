@@ -122,6 +122,19 @@ def late_zero_byes_drop(t: TrfTournament) -> list[int]:
     return late
 
 
+def uncoloured_forfeits(t: TrfTournament) -> list[list[int]]:
+    """The forfeits no side gave a colour, as [round, lower start rank, higher one]."""
+    entry = {(p.start_rank, g.round): g for p in t.players for g in p.games}
+    found = set()
+    for (rank, rnd), g in entry.items():
+        if g.opponent is None or g.code not in FORFEIT_CODES or g.colour != "-":
+            continue
+        other = entry.get((g.opponent, rnd))
+        if other is not None and other.colour == "-":
+            found.add((rnd, min(rank, g.opponent), max(rank, g.opponent)))
+    return [list(x) for x in sorted(found)]
+
+
 def player_span(t: TrfTournament, p: TrfPlayer) -> TrfSpan:
     """Late entry and withdrawal as the module docstring reads them."""
     played = rounds_played(t)

@@ -10,7 +10,9 @@ the check): every round up to the last played has a block, an absence or a round
 entry being a zero-point bye (`0000 - Z`, "a known absence"), a forfeit keeps the placement
 it was scheduled with (they refuse a game whose two sides give the same colour), each header
 record appears once, and titles, sex and birth dates are written only in the forms they
-read. A plain export gives a forfeit no colour: it was not played, nobody was placed first.
+read. A forfeit is written with the colour it is given: its scheduled placement, or `-`
+where an imported file gave it none (a plain export only; FIDE's tie-break checker, like
+the engines, reads a forfeit only with a colour on each side).
 The event's tie-breaks are written, by FIDE code, on TRF-2025's `202` record in every
 dialect (engines skip it; FIDE's tie-break checker reads it), modifiers in the checker's
 form (`BH/C1`).
@@ -28,7 +30,6 @@ from tournaments.trf.declared_points import (
     xxs_line,
 )
 from tournaments.trf.file_records import (
-    FORFEIT_CODES,
     TrfGame,
     TrfPlayer,
     TrfTournament,
@@ -173,7 +174,4 @@ def _game_block(*, g: TrfGame | None, shift: bool) -> str:
             return "          "
     assert g is not None
     opp = f"{g.opponent:>4}" if g.opponent else "0000"
-    colour = g.colour
-    if g.code in FORFEIT_CODES and not shift:
-        colour = "-"
-    return f"  {opp} {colour} {g.code or ' '}"
+    return f"  {opp} {g.colour} {g.code or ' '}"
