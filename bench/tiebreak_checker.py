@@ -21,6 +21,8 @@ import random
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -30,9 +32,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 # Every code the checker computes too (SSB is Klin Zha's own; it reads it as nothing).
-CODES = (
-    "BH,BH-C1,BH-M1,FB,SB,SB-C1,AOB,DE,WIN,WON,BPG,BWG,PS,KS,ARO,TPR,PTP"
-).split(",")
+CODES = ("BH,BH-C1,BH-M1,FB,SB,SB-C1,AOB,DE,WIN,WON,BPG,BWG,PS,KS,ARO,TPR,PTP").split(",")
+# The codes Klin Zha's adaptations change (docs/tiebreaks.md): compared read literally too.
+# (Undoing them also makes a draw −½ in Standard Points, which TPR and PTP use: those are
+# compared as computed only, where the checker too reads a draw as ½.)
+ADAPTED = ("BH", "BH-C1", "BH-M1", "FB", "SB", "SB-C1", "AOB")
 RESULTS = ("first_win", "second_win", "draw")
 
 
@@ -59,10 +63,12 @@ SHAPES = (
 
 @dataclass(slots=True)
 class Comparison:
-    """One event's figures: per code the players agreeing and the others' (ours, theirs)."""
+    """One event's figures: per code the players agreeing and the others' (ours, theirs);
+    `literal`: ours with Klin Zha's adaptations undone (docs/tiebreaks.md)."""
 
     shape: Shape
     players: int
+    literal: bool
     agree: dict[str, int] = field(default_factory=dict)
     differ: dict[str, list[tuple[int, float, float]]] = field(default_factory=dict)
 
@@ -136,19 +142,52 @@ def checker_run(checker: Path, text: str) -> dict[int, dict[str, float]]:
     }
 
 
-def compare(shape: Shape, checker: Path) -> Comparison:
+@contextmanager
+def adaptations_undone() -> Iterator[None]:
+    """Our code as the checker reads a Klin Zha file: the neutral result is the game's −½
+    draw, and Sonneborn-Berger multiplies by game points (docs/tiebreaks.md, adaptations)."""
+    import tournaments.tiebreaks.buchholz as buchholz_module
+    import tournaments.tiebreaks.rounds as rounds_module
+    from tournaments.scoring import Outcome
+    from tournaments.selectors import standings_memo_clear
+
+    saved = rounds_module.NEUTRAL, buchholz_module.NEUTRAL
+    standard = rounds_module._STANDARD_PLAYED[Outcome.DRAW]
+    rounds_module.NEUTRAL = buchholz_module.NEUTRAL = -0.5
+    rounds_module._STANDARD_PLAYED[Outcome.DRAW] = -0.5
+    standings_memo_clear()
+    try:
+        yield
+    finally:
+        rounds_module.NEUTRAL, buchholz_module.NEUTRAL = saved
+        rounds_module._STANDARD_PLAYED[Outcome.DRAW] = standard
+        standings_memo_clear()
+
+
+def compare(shape: Shape, checker: Path) -> list[Comparison]:
+    """The event's figures beside the checker's: ours, and ours read literally."""
     from tournaments.models import Registration
     from tournaments.selectors import standings_compute
     from tournaments.trf_export import tournament_trf
 
     t = event_make(shape)
     theirs = checker_run(checker, tournament_trf(tournament=t))
-    rank_of = dict(
-        Registration.objects.filter(tournament=t).values_list("player_id", "start_rank")
-    )
-    rows = standings_compute(tournament=t)
-    out = Comparison(shape, len(rows))
-    for code in CODES:
+    rank_of = dict(Registration.objects.filter(tournament=t).values_list("player_id", "start_rank"))
+    ours = _compared(shape, list(standings_compute(tournament=t)), theirs, rank_of, False)
+    with adaptations_undone():
+        rows = list(standings_compute(tournament=t))
+    return [ours, _compared(shape, rows, theirs, rank_of, True)]
+
+
+def _compared(
+    shape: Shape,
+    rows: list[Any],
+    theirs: dict[int, dict[str, float]],
+    rank_of: dict[int, int],
+    literal: bool,
+) -> Comparison:
+    out = Comparison(shape, len(rows), literal)
+    for code in ADAPTED if literal else CODES:
         out.agree[code] = 0
         for row in rows:
             rank = rank_of[row.entrant.id]
@@ -166,22 +205,27 @@ def _number(x: float) -> str:
 
 def report(found: list[Comparison], markdown: bool) -> None:
     if markdown:
-        print("| Event | Players | Rules | Agree on every player | Differ (start rank: ours / checker's) |")
-        print("|---|---|---|---|---|")
+        print(
+            "| Event | Players | Rules | Ours | Agree on every player | Differ (start rank: ours / checker's) |"
+        )
+        print("|---|---|---|---|---|---|")
     for c in found:
-        same = [code for code in CODES if code not in c.differ]
+        codes = ADAPTED if c.literal else CODES
+        same = [code for code in codes if code not in c.differ]
         differ = "; ".join(
             f"{code} " + ", ".join(f"{r}: {_number(a)} / {_number(b)}" for r, a, b in rows)
             for code, rows in c.differ.items()
         )
         if markdown:
+            how = "read literally" if c.literal else "as computed"
             print(
-                f"| {c.shape.slug} | {c.players} | {c.shape.rules} | {', '.join(same)} | "
-                f"{differ or '—'} |"
+                f"| {c.shape.slug} | {c.players} | {c.shape.rules} | {how} | "
+                f"{', '.join(same)} | {differ or '—'} |"
             )
             continue
-        print(f"{c.shape.slug} ({c.players} players, {c.shape.rules} rules)")
-        for code in CODES:
+        how = ", adaptations undone" if c.literal else ""
+        print(f"{c.shape.slug} ({c.players} players, {c.shape.rules} rules{how})")
+        for code in codes:
             print(f"  {code:6} {c.agree[code]:>3}/{c.players}")
             for rank, ours, their in c.differ.get(code, []):
                 print(f"         player {rank}: ours {_number(ours)}, checker {_number(their)}")
@@ -209,7 +253,7 @@ def main() -> None:
     found: list[Comparison] = []
     try:
         with transaction.atomic():
-            found = [compare(shape, args.checker) for shape in SHAPES]
+            found = [c for shape in SHAPES for c in compare(shape, args.checker)]
             raise _Rollback
     except _Rollback:
         pass

@@ -32,9 +32,7 @@ def _kahless(text: str) -> int:
     "points,code", [(Decimal(0), "Z"), (Decimal("0.5"), "H"), (Decimal(1), "F")]
 )
 @pytest.mark.parametrize("shift", [False, True])
-def test_a_late_entrants_missed_round_is_a_bye_and_reads_back_as_a_late_entry(
-    points, code, shift
-):
+def test_a_late_entrants_missed_round_is_a_bye_and_reads_back_as_a_late_entry(points, code, shift):
     t = swiss("late-open", late_entry_points=points)
     text, copy = round_trip(t, shift=shift)  # export, import, export: the same text
     # Kahless joined for round 2: round 1 is his missed round.

@@ -211,9 +211,7 @@ def _tiebreaks_read(trf: TrfTournament) -> tuple[list[str], list[str]]:
     if not unknown:
         return codes, []
     number = trf.lines.get("202", trf.lines.get("212"))
-    return codes, [
-        f"line {number}: tie-breaks not on offer here, left out: {', '.join(unknown)}"
-    ]
+    return codes, [f"line {number}: tie-breaks not on offer here, left out: {', '.join(unknown)}"]
 
 
 def _identity(tp: TrfPlayer) -> dict[str, str]:
