@@ -32,7 +32,15 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 # Every code the checker computes too (SSB is Klin Zha's own; it reads it as nothing).
-CODES = "BH BH-C1 BH-M1 FB SB SB-C1 AOB DE WIN WON BPG BWG PS KS ARO TPR PTP".split()
+CODES = ("BH", "BH-C1", "BH-M1", "FB", "SB", "SB-C1", "AOB", "DE", "WIN", "WON") + (
+    "BPG",
+    "BWG",
+    "PS",
+    "KS",
+    "ARO",
+    "TPR",
+    "PTP",
+)
 # The codes Klin Zha's adaptations change (docs/tiebreaks.md): compared read literally too.
 # (Undoing them also makes a draw −½ in Standard Points, which TPR and PTP use: those are
 # compared as computed only, where the checker too reads a draw as ½.)
