@@ -159,15 +159,15 @@ def adaptations_undone() -> Iterator[None]:
     from tournaments.scoring import Outcome
     from tournaments.selectors import standings_memo_clear
 
-    saved = rounds_module.NEUTRAL, buchholz_module.NEUTRAL
+    saved = rounds_module.NEUTRAL, buchholz_module.NEUTRAL  # type: ignore[attr-defined]
     standard = rounds_module._STANDARD_PLAYED[Outcome.DRAW]
-    rounds_module.NEUTRAL = buchholz_module.NEUTRAL = -0.5
+    rounds_module.NEUTRAL = buchholz_module.NEUTRAL = -0.5  # type: ignore[attr-defined]
     rounds_module._STANDARD_PLAYED[Outcome.DRAW] = -0.5
     standings_memo_clear()
     try:
         yield
     finally:
-        rounds_module.NEUTRAL, buchholz_module.NEUTRAL = saved
+        rounds_module.NEUTRAL, buchholz_module.NEUTRAL = saved  # type: ignore[attr-defined]
         rounds_module._STANDARD_PLAYED[Outcome.DRAW] = standard
         standings_memo_clear()
 
@@ -180,7 +180,8 @@ def compare(shape: Shape, checker: Path) -> list[Comparison]:
 
     t = event_make(shape)
     theirs = checker_run(checker, tournament_trf(tournament=t))
-    rank_of = dict(Registration.objects.filter(tournament=t).values_list("player_id", "start_rank"))
+    regs = Registration.objects.filter(tournament=t)
+    rank_of = {pid: rank or 0 for pid, rank in regs.values_list("player_id", "start_rank")}
     ours = _compared(shape, list(standings_compute(tournament=t)), theirs, rank_of, False)
     with adaptations_undone():
         rows = list(standings_compute(tournament=t))
