@@ -22,7 +22,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.dutch_reference import pair_reference_under_our_rules  # noqa: E402
 from tournaments.pairing import pair_swiss  # noqa: E402
-from tournaments.pairing.simulate import Event, Quality, round_quality  # noqa: E402
+from tournaments.pairing.simulate import (  # noqa: E402
+    Event,
+    Quality,
+    preferences_key,
+    round_quality,
+)
 
 HEAD = (
     f"{'players':>7} {'round':>5} {'engine':>9} {'floaters':>8} {'score diff':>10} "
@@ -78,12 +83,16 @@ def verdict(ours: Quality, ref: Quality) -> str:
     for name, mine, theirs in (
         ("floaters", ours.floaters, ref.floaters),
         ("score diff", ours.score_diff, ref.score_diff),
-        ("denied", ours.absolute + ours.strong + ours.mild, ref.absolute + ref.strong + ref.mild),
-        ("pref", ours.absolute + ours.strong, ref.absolute + ref.strong),
-        ("mild", ours.mild, ref.mild),
         ("hard", ours.hard, ref.hard),
     ):
         cells.append(f"{name} {mine:g}/{theirs:g} {'ok' if mine <= theirs else 'MORE'}")
+    # Preferences by C12 then C13: all denied, then the strong ones among them. The mild
+    # count is shown, not judged: sparing a strong preference may cost a mild one.
+    key, ref_key = preferences_key(ours), preferences_key(ref)
+    cells.append(
+        f"denied {key[0]}/{ref_key[0]}, strong {key[1]}/{ref_key[1]} "
+        f"{'ok' if key <= ref_key else 'MORE'} (mild {ours.mild}/{ref.mild})"
+    )
     return "; ".join(cells)
 
 

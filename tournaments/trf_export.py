@@ -12,7 +12,9 @@ from tournaments.models import ForbiddenPair, Game, Registration, Round, Tournam
 from tournaments.scoring import Outcome
 from tournaments.selectors import standings_compute
 from tournaments.standings import RoundResult
+from tournaments.tiebreaks import code_of
 from tournaments.trf import (
+    FORFEIT_CODES,
     KLIN_ZHA,
     PENDING,
     TRF16,
@@ -49,7 +51,8 @@ def tournament_trf(*, tournament: Tournament, shift: bool = False) -> str:
     """The tournament as a TRF file (points with its own scoring, or shifted): results as
     they count, games still being played with a blank result, a round robin's free round as
     U (worth a bye) or Z (did not play), other absences as `0000 - -`, a
-    late entrant's rounds before joining and a withdrawn player's after leaving blank, the
+    late entrant's rounds before joining as zero-point byes (`0000 - Z`; H or F when the
+    event gives late-entry points), a withdrawn player's after leaving blank, the
     withdrawn on XXZ, forbidden pairs on XXP."""
     regs = list(
         Registration.objects.filter(tournament=tournament)
@@ -61,6 +64,9 @@ def tournament_trf(*, tournament: Tournament, shift: bool = False) -> str:
         rank_of[reg.player_id] = reg.start_rank or i
     rows = {row.entrant.id: row for row in standings_compute(tournament=tournament)}
     seats, free, played = _seats_read(tournament=tournament)
+    source = tournament.trf_source or {}
+    # Forfeits the imported file gave no colour: so again, but for engines (which refuse it).
+    uncoloured = set() if shift else {tuple(x) for x in source.get("uncoloured_forfeits", [])}
     players = []
     for reg in regs:
         row = rows.get(reg.player_id)
@@ -72,6 +78,7 @@ def tournament_trf(*, tournament: Tournament, shift: bool = False) -> str:
             played=played,
             rank_of=rank_of,
         )
+        entries = [_uncoloured(e, rank_of[reg.player_id], uncoloured) for e in entries]
         players.append(
             TrfPlayer(
                 start_rank=rank_of[reg.player_id],
@@ -88,7 +95,6 @@ def tournament_trf(*, tournament: Tournament, shift: bool = False) -> str:
             )
         )
     forbidden = _forbidden_ranks(tournament=tournament, rank_of=rank_of)
-    source = tournament.trf_source or {}
     trf = TrfTournament(
         rounds=max(tournament.rounds_planned, played),
         players=players,
@@ -96,6 +102,7 @@ def tournament_trf(*, tournament: Tournament, shift: bool = False) -> str:
         withdrawn=[rank_of[r.player_id] for r in regs if r.status != Registration.Status.ACTIVE],
         extra=list(source.get("lines", [])),
         dialect=source.get("dialect", TRF16),
+        tiebreaks=[code_of(name) for name in tournament.tiebreak_list],
     )
     _header_fill(trf=trf, tournament=tournament, source=source)
     scoring = TrfScoring(
@@ -130,6 +137,15 @@ def _header_fill(*, trf: TrfTournament, tournament: Tournament, source: Mapping[
     trf.name, trf.city, trf.federation = texts["012"], texts["022"], header.get("032", "")
     trf.start_date, trf.end_date = texts["042"], texts["052"]
     trf.tournament_type, trf.chief_arbiter = texts["092"], header.get("102", "")
+
+
+def _uncoloured(entry: TrfGame, rank: int, uncoloured: set[tuple[int, ...]]) -> TrfGame:
+    """The entry, without its colour when it is a forfeit the imported file gave none."""
+    if entry.opponent is None or entry.code not in FORFEIT_CODES:
+        return entry
+    if (entry.round, min(rank, entry.opponent), max(rank, entry.opponent)) not in uncoloured:
+        return entry
+    return TrfGame(entry.round, entry.opponent, "-", entry.code)
 
 
 def _seats_read(
@@ -206,7 +222,11 @@ def _entry(
     if seat is not None:
         opponent, first = seat
         return TrfGame(rnd, rank_of[opponent], "w" if first else "b", PENDING)
-    left = reg.status != Registration.Status.ACTIVE and rnd > (reg.last_round or 0)
-    if rnd < reg.first_round or left:
+    if rnd < reg.first_round:
+        # A late entrant's missed round worth nothing (the standings give the event's
+        # late-entry points, when it has some, as a bye above): a zero-point bye, which the
+        # import reads back, leading, as a late entry.
+        return TrfGame(rnd, None, "-", "Z")
+    if reg.status != Registration.Status.ACTIVE and rnd > (reg.last_round or 0):
         return None
     return TrfGame(rnd, None, "-", "-")

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from bench.dutch_reference import pair_reference_under_our_rules
 from tournaments.pairing import PairingPlayer, pair_swiss, pairing_check
-from tournaments.pairing.simulate import Event, Quality, round_quality
+from tournaments.pairing.simulate import Event, Quality, preferences_key, round_quality
 
 
 def _add(total: Quality, q: Quality) -> None:
@@ -36,10 +36,26 @@ def test_totals_not_worse_than_the_reference_over_a_fixed_event():
         event.play(mine)
     assert ours.floaters <= ref.floaters
     assert ours.score_diff <= ref.score_diff
-    assert ours.absolute + ours.strong <= ref.absolute + ref.strong
-    assert ours.mild <= ref.mild
+    # Preferences by C12 then C13 (fewest denied, then fewest strong among them): a mild
+    # count alone may be one higher where a strong one was spared (see the test below).
+    assert preferences_key(ours) <= preferences_key(ref)
     # the event is not trivial: there is something to compare
     assert ref.floaters > 0 and ref.mild > 0
+
+
+def test_sparing_a_strong_preference_costs_a_mild_one_and_is_better():
+    # 1 wants to place first mildly, 2 strongly: one of them is denied whatever the pairing.
+    # Ours places 2 first (C13): one mild denied. The other pairing denies the strong one,
+    # with one mild fewer: the mild count alone would call ours worse, as the benchmark's
+    # total 211 / 210 did over 500-player events (docs/pairing.md).
+    players = [_p(1, 1.0, ("F", "S"), (9,)), _p(2, 1.0, ("S", "F", "S"), (8,))]
+    mine = pair_swiss(players)
+    other = replace(mine, pairings=[replace(mine.pairings[0], first=1, second=2)], explanation=[])
+    q, q_other = round_quality(players, mine), round_quality(players, other)
+    assert (mine.pairings[0].first, q.strong, q.mild) == (2, 0, 1)
+    assert (q_other.strong, q_other.mild) == (1, 0)
+    assert q.mild > q_other.mild
+    assert preferences_key(q) < preferences_key(q_other)
 
 
 def _p(pid: int, score: float, placements: tuple[str, ...], opponents: tuple[int, ...]):

@@ -38,7 +38,8 @@ def trf(*lines: str, head: tuple[str, ...] = ()) -> str:
 
 
 # Round 1: Ann (first) beats Bob; Cid a half-point bye, Dax a full-point bye, Eve the
-#          pairing bye, Fay a zero-point bye.
+#          pairing bye, Fay a zero-point bye: leading, so a late entry from round 2 (a
+#          zero-point bye after round 1 is tested in test_trf_late_entry.py).
 # Round 2: Ann wins by forfeit against Cid (first); Bob and Dax both forfeit; Eve and Fay draw.
 # Round 3: Ann absent; Bob (first) beats Eve; Cid and Dax draw; Fay wins by forfeit alone.
 BLOCKS: dict[str, list[Block]] = {
@@ -81,8 +82,9 @@ def test_every_code_keeps_its_meaning_and_its_points():
         ("requested_bye", "Cid", None, "", Decimal("0.5")),
         ("requested_bye", "Dax", None, "", Decimal(1)),
         ("bye", "Eve", None, "", None),  # the tournament's bye points, as the file's
-        ("requested_bye", "Fay", None, "", Decimal(0)),
     ]
+    fay = Registration.objects.get(tournament=t, player__name="Fay")
+    assert fay.first_round == 2
     assert games(t, 2) == [
         ("game", "Cid", "Ann", "second_forfeit_win", None),
         ("game", "Bob", "Dax", "double_forfeit", None),
@@ -154,7 +156,8 @@ def test_withdrawals_and_late_entries_are_kept():
     spans = {r.player.name: (r.status, r.first_round, r.last_round) for r in regs}
     assert spans["Ann"] == ("active", 1, None)  # absent in round 3, not withdrawn
     assert spans["Gus"] == ("withdrawn", 2, 2)
-    assert spans["Hal"] == ("withdrawn", 1, 3)
+    # Zero-point byes from round 1 on are a late entry: Hal never came, and withdrew (XXZ).
+    assert spans["Hal"] == ("withdrawn", 1, 0)
     assert spans["Ivo"] == ("active", 4, None)
 
 

@@ -28,7 +28,9 @@ def test_trf_2025_records_set_the_dialect_and_a_national_record_its_id():
     national = "ITA    1 m    Ann                               1800 LOM    12345"
     t = read_trf("\n".join(["### comment", "012 X", *PAIR, national]))
     assert t.dialect == TRF2025 and t.players[0].national_id == "12345"
-    assert read_trf("\n".join(["012 X", "162  W 1.0    D 0.5", *PAIR])).dialect == TRF2025
+    # 162 alone marks no dialect: the export writes it in TRF16 too.
+    assert read_trf("\n".join(["012 X", "162  W 1.0    D 0.5", *PAIR])).dialect == TRF16
+    assert read_trf("\n".join(["012 X", "142 3", *PAIR])).dialect == TRF2025
     assert read_trf("\n".join(["012 X", "WXR 4", *PAIR])).dialect == TRF16  # no name: no record
 
 

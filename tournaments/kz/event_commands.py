@@ -6,12 +6,14 @@ import json
 from pathlib import Path
 from typing import IO, Any
 
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 
 from rules.points import format_points
 from tournaments.audit import audit_head, audit_head_parse, audit_verify
 from tournaments.demo import PLAYER_LOGIN, demo_load
 from tournaments.models import Tournament
+from tournaments.roles import user_is_organizer
 from tournaments.selectors import standings_compute
 from tournaments.services import round_pair
 from tournaments.services.trf_import import trf_import, trf_import_check
@@ -34,6 +36,12 @@ def register(subparsers: Any) -> None:
         "--check",
         action="store_true",
         help="print what the import would make and its warnings, storing nothing",
+    )
+    imp.add_argument(
+        "--organizer",
+        metavar="USERNAME",
+        default=None,
+        help="the account that organizes the imported event (default: none, the system)",
     )
     imp.set_defaults(handler=handle_trf_import)
     exp = sub.add_parser("export", help="write a tournament as TRF")
@@ -117,12 +125,25 @@ def handle_trf_import(options: dict[str, Any], stdout: IO[str], stderr: IO[str])
     except (OSError, UnicodeDecodeError) as exc:
         stderr.write(f"cannot read {options['path']}: {exc}\n")
         return 2
+    organizer = None
+    if options.get("organizer"):
+        organizer = _organizer_find(options["organizer"])
+        if organizer is None:
+            stderr.write(f"no active account named {options['organizer']!r}\n")
+            return 2
+        if not user_is_organizer(organizer):
+            stderr.write(f"{options['organizer']!r} may not organize tournaments\n")
+            return 2
     if options.get("check"):
         return _trf_check(
-            text=text, as_json=bool(options.get("json")), stdout=stdout, stderr=stderr
+            text=text,
+            as_json=bool(options.get("json")),
+            organizer=organizer,
+            stdout=stdout,
+            stderr=stderr,
         )
     try:
-        imported = trf_import(text=text)
+        imported = trf_import(text=text, organizer=organizer)
     except (TrfError, ValidationError) as exc:
         message = str(exc) if isinstance(exc, TrfError) else "; ".join(exc.messages)
         if options.get("json"):
@@ -140,11 +161,23 @@ def handle_trf_import(options: dict[str, Any], stdout: IO[str], stderr: IO[str])
     return 0
 
 
-def _trf_check(*, text: str, as_json: bool, stdout: IO[str], stderr: IO[str]) -> int:
+def _organizer_find(username: str) -> User | None:
+    """`--organizer`'s account: an active one of that username, else None."""
+    return User.objects.filter(username=username, is_active=True).first()
+
+
+def _trf_check(
+    *,
+    text: str,
+    as_json: bool,
+    organizer: User | None,
+    stdout: IO[str],
+    stderr: IO[str],
+) -> int:
     """`kz trf import FILE --check`: what the import would make, nothing stored; exit 1 for
     a file the import would refuse."""
     try:
-        check = trf_import_check(text=text)
+        check = trf_import_check(text=text, organizer=organizer)
     except (TrfError, ValidationError) as exc:
         message = str(exc) if isinstance(exc, TrfError) else "; ".join(exc.messages)
         if as_json:

@@ -173,3 +173,11 @@ def round_quality(players: list[PairingPlayer], result: RoundPairing) -> Quality
         q.hard += by_id[result.bye].had_bye
     q.hard += sum(1 for p in players if seen.get(p.id, 0) != 1)
     return q
+
+
+def preferences_key(q: Quality) -> tuple[int, int]:
+    """Placement preferences denied as the FIDE Dutch criteria order them: every preference
+    denied first (C.04.3 C12), then the strong (and absolute) ones among them (C13). The
+    mild ones alone are no criterion: of two pairings denying as many, the one denying a mild
+    preference where the other denies a strong one is the better, and has one mild more."""
+    return (q.absolute + q.strong + q.mild, q.absolute + q.strong)

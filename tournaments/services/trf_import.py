@@ -17,6 +17,7 @@ from tournaments.selectors import standings_compute
 from tournaments.services.common import published_version_bump
 from tournaments.services.entrants import player_create
 from tournaments.services.events import tournament_create
+from tournaments.tiebreaks import code_of
 from tournaments.trf import (
     CHESS,
     KLIN_ZHA,
@@ -28,10 +29,12 @@ from tournaments.trf import (
     TrfTournament,
     declared_scoring,
     event_dates,
+    late_zero_byes_drop,
     placeholders_drop,
     player_span,
     read_trf,
     rounds_played,
+    uncoloured_forfeits,
 )
 from tournaments.trf.declared_points import scoring_note
 
@@ -123,6 +126,8 @@ def trf_import(*, text: str, organizer: AnyUser | None = None) -> TrfImport:
     _limits_check(trf)
     system = _pairing_system(trf.tournament_type)
     robin = system in ROUND_ROBINS
+    if not robin:  # a round robin's Z is its free round
+        late_zero_byes_drop(trf)
     played = rounds_played(trf)
     free_is_bye = robin and any(g.code == "U" for p in trf.players for g in p.games)
     declared = declared_scoring(trf)
@@ -135,6 +140,8 @@ def trf_import(*, text: str, organizer: AnyUser | None = None) -> TrfImport:
         today=timezone.now().date(),
     )
     notes += dates.notes
+    tiebreaks, tiebreak_notes = _tiebreaks_read(trf)
+    notes += tiebreak_notes
     tournament = tournament_create(
         name=trf.name or slug,
         slug=slug,
@@ -146,6 +153,7 @@ def trf_import(*, text: str, organizer: AnyUser | None = None) -> TrfImport:
         free_round=Tournament.FreeRound.BYE if free_is_bye else Tournament.FreeRound.DID_NOT_PLAY,
         bye_points=_declared_bye(declared),
         organizer=organizer,
+        **({"tiebreaks": ",".join(tiebreaks)} if tiebreaks else {}),
     )
     player_of: dict[int, Player] = {}
     for tp in sorted(trf.players, key=lambda p: p.start_rank):
@@ -187,6 +195,25 @@ def trf_import(*, text: str, organizer: AnyUser | None = None) -> TrfImport:
     return TrfImport(tournament, notes + ([scoring] if scoring else []) + wrong, scoring)
 
 
+def _tiebreaks_read(trf: TrfTournament) -> tuple[list[str], list[str]]:
+    """The file's tie-breaks (202/212) by our codes, those on offer in its order, and a
+    warning naming the others (left out); none read: the event keeps the default list."""
+    codes: list[str] = []
+    unknown: list[str] = []
+    for text in trf.tiebreaks:
+        try:
+            code = code_of(text.upper())
+        except ValueError:
+            unknown.append(text)
+            continue
+        if code not in codes:
+            codes.append(code)
+    if not unknown:
+        return codes, []
+    number = trf.lines.get("202", trf.lines.get("212"))
+    return codes, [f"line {number}: tie-breaks not on offer here, left out: {', '.join(unknown)}"]
+
+
 def _identity(tp: TrfPlayer) -> dict[str, str]:
     """The player's ids, title, sex and birth date as the file writes them, cut to the
     fields' lengths (the columns are those lengths or less)."""
@@ -216,6 +243,9 @@ def _source(*, trf: TrfTournament, tournament: Tournament) -> dict[str, object]:
         "header": {code: text for code, text in header.items() if text},
         "derived": derived,
         "lines": list(trf.extra),
+        # Forfeits the file gave no colour on either side, [round, rank, rank]: written back
+        # so; the export gives every other forfeit its scheduled placement.
+        "uncoloured_forfeits": uncoloured_forfeits(trf),
     }
 
 

@@ -4,6 +4,7 @@ Art. 8 and 9), with their cuts and the rules on unplayed rounds (Art. 16)."""
 from __future__ import annotations
 
 from dataclasses import replace
+from decimal import ROUND_HALF_UP, Decimal
 from typing import NamedTuple
 
 from tournaments.tiebreaks.catalogue import RULES_2026, Spec
@@ -131,5 +132,12 @@ def aob_values(field: Field, rules: str) -> dict[int, float]:
     out = {}
     for pid, slots in field.slots.items():
         met = [bh[s.opponent] for s in slots if s.played and s.opponent is not None]
-        out[pid] = round(sum(met) / len(met), 2) if met else 0.0
+        out[pid] = hundredths(sum(met) / len(met)) if met else 0.0
     return out
+
+
+def hundredths(x: float) -> float:
+    """`x` to hundredths, a half away from zero (1.125 is 1.13, −1.125 −1.13), as FIDE's
+    checker rounds; Python's round() takes a half to the even digit (1.12)."""
+    exact = Decimal(repr(round(x, 6)))  # the average's float noise off first
+    return float(exact.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))

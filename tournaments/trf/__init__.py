@@ -18,6 +18,7 @@ from tournaments.trf.declared_points import (
 )
 from tournaments.trf.file_records import (
     BYE_CODES,
+    FORFEIT_CODES,
     PENDING,
     PLAYED_CODES,
     RESULT_CODES,
@@ -28,8 +29,10 @@ from tournaments.trf.file_records import (
     TrfPlayer,
     TrfSpan,
     TrfTournament,
+    late_zero_byes_drop,
     player_span,
     rounds_played,
+    uncoloured_forfeits,
 )
 from tournaments.trf.file_text import trf_text_decode
 from tournaments.trf.placeholders import placeholders_drop
@@ -41,6 +44,7 @@ SHIFT_LINES = ("BBW  1.5", "BBD  0.0", "BBL  0.5", "BBZ  0.5", "BBF  0.5", "BBU 
 
 __all__ = [
     "BYE_CODES",
+    "FORFEIT_CODES",
     "CHESS",
     "KLIN_ZHA",
     "PENDING",
@@ -61,6 +65,8 @@ __all__ = [
     "declared_scoring",
     "event_dates",
     "placeholders_drop",
+    "late_zero_byes_drop",
+    "uncoloured_forfeits",
     "player_span",
     "read_trf",
     "rounds_played",

@@ -5,7 +5,9 @@ Colour `w` means "placed first", `b` placed second. A `-` without an opponent
 blank result with an opponent is a game still being played. A withdrawal: a player listed on
 an `XXZ` line (JaVaFo: not to be paired in the next round), or one with an absence in a
 column after the last played round, or one with no entry in the last played rounds, left
-after their last game or bye. Leading rounds without an entry are a late entry.
+after their last game or bye. Leading rounds without an entry are a late entry, and so
+are leading zero-point byes (`0000 - Z` from round 1 on, outside a round robin): the export
+writes a late entrant's missed rounds that way (`late_zero_byes_drop`).
 """
 
 from __future__ import annotations
@@ -80,6 +82,9 @@ class TrfTournament:
     extra: list[str] = field(default_factory=list)  # records kept as read, in file order
     forbidden: list[tuple[int, int]] = field(default_factory=list)  # XXP, lower rank first
     withdrawn: list[int] = field(default_factory=list)  # XXZ
+    # The tie-breaks by code (`202`, or `212` without its leading PTS), as written:
+    # FIDE's checker writes a modifier `BH/C1`, Klin Zha `BH-C1`.
+    tiebreaks: list[str] = field(default_factory=list)
     scoring: dict[str, float] = field(default_factory=dict)  # declared by BB?, XXS and 162
     lines: dict[str, int] = field(default_factory=dict)  # record -> its (last) line
     dialect: str = TRF16  # TRF-2025 when a record only that version has is found
@@ -99,6 +104,35 @@ def rounds_played(t: TrfTournament) -> int:
     """The last round anyone was paired in (a game or a bye); later columns hold only
     absences, which say who is not to be paired next."""
     return max((g.round for p in t.players for g in p.games if not g.absent), default=0)
+
+
+def late_zero_byes_drop(t: TrfTournament) -> list[int]:
+    """Read each player's leading run of zero-point byes (`0000 - Z` from round 1 on) as a
+    late entry: those rounds lose their entries. Returns the start ranks of the players
+    concerned. A round robin's Z is its free round, not this: call it for a Swiss only."""
+    late = []
+    for p in t.players:
+        by_round = {g.round: g for g in p.games}
+        first = 1
+        while (g := by_round.get(first)) is not None and g.opponent is None and g.code == "Z":
+            first += 1
+        if first > 1:
+            p.games = [g for g in p.games if g.round >= first]
+            late.append(p.start_rank)
+    return late
+
+
+def uncoloured_forfeits(t: TrfTournament) -> list[list[int]]:
+    """The forfeits no side gave a colour, as [round, lower start rank, higher one]."""
+    entry = {(p.start_rank, g.round): g for p in t.players for g in p.games}
+    found = set()
+    for (rank, rnd), g in entry.items():
+        if g.opponent is None or g.code not in FORFEIT_CODES or g.colour != "-":
+            continue
+        other = entry.get((g.opponent, rnd))
+        if other is not None and other.colour == "-":
+            found.add((rnd, min(rank, g.opponent), max(rank, g.opponent)))
+    return [list(x) for x in sorted(found)]
 
 
 def player_span(t: TrfTournament, p: TrfPlayer) -> TrfSpan:

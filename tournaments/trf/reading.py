@@ -3,8 +3,11 @@
 Where TRF is silent or made for chess, this module reads it so: a `013` team line in an
 individual event, the TRF-2025 records (`###` comments, `142`-`222`, national rating
 records, team and bye records) and every record it does not know are kept as read for the
-export; dates are kept as text (the import reads them leniently); `XXP a b` (the TRF-2016
-extension of JaVaFo) forbids pairing start ranks a and b.
+export; the tie-break records `202`/`212` (TRF-2025's, which the export writes in every
+dialect) are read into `tiebreaks`, and neither they nor the scoring record `162` (written
+in every dialect too) mark the file TRF-2025; dates are kept as text (the import reads
+them leniently); `XXP a b` (the TRF-2016 extension of JaVaFo) forbids pairing start ranks
+a and b.
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ _AGREE = {
 _REFUSED = {"Cc", "Cs", "Zl", "Zp"}
 # Records only TRF-2025 has: a file with one is written back in that version.
 _TRF2025_CODES = frozenset(
-    {"142", "152", "162", "172", "182", "192", "202", "212", "222", "352", "362"}
+    {"142", "152", "172", "182", "192", "222", "352", "362"}
     | {"240", "250", "260", "299", "300", "310", "320", "330", "801", "802"}
 )
 _NATIONAL = re.compile(r"[A-Z]{3}", re.ASCII)
@@ -71,6 +74,9 @@ _HEADERS = {"012": "name", "022": "city", "032": "federation", "042": "start_dat
 _HEADERS.update({"052": "end_date", "092": "tournament_type", "102": "chief_arbiter"})
 # The records a read checks (the settings of pairing engines and scoring).
 _SETTINGS = frozenset({"XXR", "XXP", "XXZ", "XXS", "162", *BB})
+# The tie-break records: 202 the tie-breaks, 212 the standings (PTS, then the tie-breaks).
+_TIEBREAK_RECORDS = ("202", "212")
+_POINTS_CODES = frozenset({"PTS", "MPTS", "GPTS"})
 
 
 @dataclass(slots=True)
@@ -110,6 +116,11 @@ def _line_read(*, reading: _Reading, line: str, number: int) -> None:
         _header_read(t=t, code=code, value=value)
     elif code in _SETTINGS:
         _setting_read(reading=reading, code=code, value=value, number=number)
+    elif code in _TIEBREAK_RECORDS:
+        # 202 wins over 212 wherever it stands; 212 leads with the points themselves.
+        if code == "202" or "202" not in t.lines:
+            codes = value.replace(",", " ").split()
+            t.tiebreaks = [c for c in codes if c.upper() not in _POINTS_CODES]
     elif code.startswith("BB"):
         return  # other engines' settings: nothing here depends on them
     elif code in ("062", "072"):
@@ -167,8 +178,7 @@ def _setting_read(*, reading: _Reading, code: str, value: str, number: int) -> N
         reading.out += [(rank, number) for rank in _ints(value, number, "XXZ start rank")]
     elif code == "XXS":
         xxs_read(value, number, t.scoring)
-    elif code == "162":
-        t.dialect = TRF2025
+    elif code == "162":  # marks no dialect: the export writes it in every one
         r162_read(value, number, t.scoring)
     else:
         for name in BB[code]:

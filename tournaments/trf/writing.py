@@ -1,7 +1,8 @@
 """Writing a TRF file from plain records, in the dialect it came in, plain or for engines.
 
-Points are written with the tournament's own scoring (a draw is −0.5) and a scoring line
-states them: `XXS` (JaVaFo's, which engines read), and `162` too in TRF-2025. With `shift`,
+Points are written with the tournament's own scoring (a draw is −0.5) and scoring lines
+state them: `XXS` (JaVaFo's, which engines read) and TRF-2025's `162` (which FIDE's
+tie-break checker reads), in every dialect. With `shift`,
 for engines made for chess that refuse negative points, every score is raised by ½ a round
 and the scoring lines (`BB?` as well) state the shifted points, so every score difference is
 unchanged; such an export is written for those engines (py4swiss, a port of bbpPairings, is
@@ -9,7 +10,12 @@ the check): every round up to the last played has a block, an absence or a round
 entry being a zero-point bye (`0000 - Z`, "a known absence"), a forfeit keeps the placement
 it was scheduled with (they refuse a game whose two sides give the same colour), each header
 record appears once, and titles, sex and birth dates are written only in the forms they
-read. A plain export gives a forfeit no colour: it was not played, nobody was placed first.
+read. A forfeit is written with the colour it is given: its scheduled placement, or `-`
+where an imported file gave it none (a plain export only; FIDE's tie-break checker, like
+the engines, reads a forfeit only with a colour on each side).
+The event's tie-breaks are written, by FIDE code, on TRF-2025's `202` record in every
+dialect (engines skip it; FIDE's tie-break checker reads it), modifiers in the checker's
+form (`BH/C1`).
 """
 
 from __future__ import annotations
@@ -24,8 +30,6 @@ from tournaments.trf.declared_points import (
     xxs_line,
 )
 from tournaments.trf.file_records import (
-    FORFEIT_CODES,
-    TRF2025,
     TrfGame,
     TrfPlayer,
     TrfTournament,
@@ -82,10 +86,18 @@ def _header_lines(*, t: TrfTournament, shift: bool) -> list[str]:
     # The name and the counts are always written.
     lines = [f"{code} {text}" for code, text in records if text or code in ("012", "062", "072")]
     kept = _kept_for_engines(t.extra) if shift else t.extra
+    if t.tiebreaks:
+        kept = [*kept, tiebreak_line(t.tiebreaks)]
     numbered = sorted((line for line in kept if _is_header(line)), key=lambda line: line[:3])
     lines.extend(numbered)
     lines.extend(line for line in kept if not _is_header(line))
     return lines
+
+
+def tiebreak_line(codes: list[str]) -> str:
+    """`202 BH/C1,SB,WON`: the tie-breaks in order, a modifier after a slash (the form FIDE's
+    checker reads; `BH-C1` is the same code), comma-separated without blanks."""
+    return "202 " + ",".join(code.replace("-", "/") for code in codes)
 
 
 def _is_header(line: str) -> bool:
@@ -120,8 +132,9 @@ def _settings_lines(
     written = (scoring or KLIN_ZHA).shifted(0.5) if shift else scoring
     if scoring is not None and written is not None:
         lines.append(xxs_line(written, bye_points))
-        if t.dialect == TRF2025:
-            lines.append(r162_line(written, bye_points))
+        # TRF-2025's own scoring record too, in every dialect: FIDE's tie-break checker
+        # reads points from it alone (and refuses a file whose points it does not explain).
+        lines.append(r162_line(written, bye_points))
     if shift and written is not None:
         lines.extend(bb_lines(written, bye_points))
     return lines
@@ -161,7 +174,4 @@ def _game_block(*, g: TrfGame | None, shift: bool) -> str:
             return "          "
     assert g is not None
     opp = f"{g.opponent:>4}" if g.opponent else "0000"
-    colour = g.colour
-    if g.code in FORFEIT_CODES and not shift:
-        colour = "-"
-    return f"  {opp} {colour} {g.code or ' '}"
+    return f"  {opp} {g.colour} {g.code or ' '}"

@@ -16,6 +16,7 @@ from tournaments.tiebreaks import (
     spec_of,
     standard_points,
 )
+from tournaments.tiebreaks.buchholz import hundredths
 from tournaments.tiebreaks.rating import aro, dp_of, ptp, tpr
 
 
@@ -207,3 +208,13 @@ def test_codes_aliases_and_names():
     )
     with pytest.raises(ValueError, match="unknown tie-break"):
         code_of("BH-C9")
+
+
+@pytest.mark.parametrize(
+    ("average", "printed"),
+    [(1.125, 1.13), (6.625, 6.63), (8.125, 8.13), (-1.125, -1.13), (2.675, 2.68), (7 / 3, 2.33)],
+)
+def test_aob_rounds_a_half_hundredth_away_from_zero_as_the_checker(average, printed):
+    # FIDE's checker printed 1.13, 6.63 and 8.13 where round() gave 1.12, 6.62 and 8.12
+    # (bench/tiebreak_checker.py, docs/tiebreaks.md).
+    assert hundredths(average) == printed
