@@ -7,7 +7,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema, extend_schema_view
-from rest_framework import permissions, viewsets
+from rest_framework import permissions, serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
 from rest_framework.generics import get_object_or_404
@@ -27,6 +27,14 @@ from tournaments.rating_page_selectors import player_rating_history
 User = get_user_model()
 
 
+class OfficialsSerializer(serializers.Serializer):
+    accounts = serializers.ListField(
+        child=serializers.CharField(max_length=150),
+        max_length=50,
+        help_text="the user names of the club's officials (those before are replaced)",
+    )
+
+
 @extend_schema_view(
     create=extend_schema(responses={201: ClubSerializer, **errors(400, 401, 403)}),
     retrieve=extend_schema(responses={200: ClubSerializer, **errors(404)}),
@@ -41,6 +49,26 @@ class ClubViewSet(viewsets.ModelViewSet):
         serializer.instance = services.club_create(
             user=self.request.user, **serializer.validated_data
         )
+
+    @extend_schema(
+        request=OfficialsSerializer,
+        responses={200: OfficialsSerializer, **errors(400, 401, 403, 404)},
+    )
+    @action(detail=True, methods=["post"])
+    def officials(self, request: Request, pk: str | None = None) -> Response:
+        """Name the club's officials (staff only): they manage the club's members."""
+        club = self.get_object()
+        data = OfficialsSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        names = list(dict.fromkeys(data.validated_data["accounts"]))
+        if not (request.user.is_authenticated and request.user.is_staff):
+            services.club_officials_set(club=club, accounts=[], user=request.user)  # refuses
+        accounts = list(User.objects.filter(username__in=names))
+        unknown = sorted(set(names) - {a.username for a in accounts})
+        if unknown:
+            raise ValidationError({"accounts": [gettext("no such account") + f": {unknown[0]}"]})
+        services.club_officials_set(club=club, accounts=accounts, user=request.user)
+        return Response({"accounts": sorted(names)})
 
 
 @extend_schema_view(

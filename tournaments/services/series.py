@@ -18,7 +18,7 @@ from tournaments.models import Player, Series, SeriesCategory, SeriesEvent, Tour
 from tournaments.rating_selectors import tournament_pool
 from tournaments.roles import Role, role_require, user_is_organizer
 from tournaments.series_scoring import DEFAULT_TABLE
-from tournaments.services.common import acting_account, tournament_lock
+from tournaments.services.common import acting_account, published_version_bump, tournament_lock
 
 MAX_TABLE = 200
 MAX_EVENTS = 100
@@ -77,6 +77,8 @@ def _event_add(*, series: Series, tournament: Tournament, user: AnyUser | None) 
         tournament=tournament,
         defaults={"status": status, "invited_by": acting_account(user)},
     )
+    if made and status == SeriesEvent.Status.ACCEPTED:
+        published_version_bump(tournament)  # its page names its series
     if made:
         action = (
             Action.SERIES_EVENT_ACCEPTED
@@ -176,6 +178,7 @@ def series_event_accept(
     if membership.status != SeriesEvent.Status.ACCEPTED:
         membership.status = SeriesEvent.Status.ACCEPTED
         membership.save(update_fields=["status"])
+        published_version_bump(tournament)
         audit_append(
             tournament=tournament,
             user=user,
