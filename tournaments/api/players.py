@@ -1,4 +1,5 @@
-"""The API's clubs and players: list, read, create; link a player to a user account."""
+"""The API's clubs and players: list, read, create, change a player, name a club's officials;
+link a player to a user account."""
 
 from __future__ import annotations
 
@@ -21,7 +22,11 @@ from tournaments.api.outputs import AccountOutSerializer
 from tournaments.api.ratings import PoolHistorySerializer, player_ratings_body
 from tournaments.api.serializers import ClubSerializer, PlayerSerializer
 from tournaments.models import Club, Player
-from tournaments.permissions import OfficialWriteOrReadOnly, account_named_require
+from tournaments.permissions import (
+    OfficialWriteOrReadOnly,
+    account_named_require,
+    player_edit_require,
+)
 from tournaments.rating_page_selectors import player_rating_history
 
 User = get_user_model()
@@ -79,7 +84,27 @@ class PlayerViewSet(viewsets.ModelViewSet):
     queryset = Player.objects.select_related("club")
     serializer_class = PlayerSerializer
     permission_classes = [OfficialWriteOrReadOnly]
-    http_method_names = ["get", "post", "head", "options"]
+    http_method_names = ["get", "post", "patch", "head", "options"]
+
+    def get_permissions(self) -> Any:
+        if self.action == "partial_update":  # not only officials: the player, a club official
+            return [permissions.IsAuthenticated()]
+        return super().get_permissions()
+
+    @extend_schema(
+        request=PlayerSerializer(partial=True),
+        responses={200: PlayerSerializer, **errors(400, 401, 403, 404)},
+    )
+    def partial_update(self, request: Request, pk: str | None = None) -> Response:
+        """Change a player's name, club, federation or declared rating: staff, the organizer
+        who manages them, an official of their club (another club's, never) or the player."""
+        player = get_object_or_404(Player, pk=pk)
+        player_edit_require(user=request.user, player=player)
+        data = PlayerSerializer(player, data=request.data, partial=True)
+        data.is_valid(raise_exception=True)
+        fields = {k: v for k, v in data.validated_data.items() if k != "id"}
+        player = services.player_update(player=player, user=request.user, **fields)
+        return Response(PlayerSerializer(player).data)
 
     def perform_create(self, serializer: Any) -> None:
         serializer.instance = services.player_create(
