@@ -32,7 +32,7 @@ from tournaments.rating_page_selectors import player_rating_history
 User = get_user_model()
 
 
-class OfficialsSerializer(serializers.Serializer):
+class ClubOfficialsSerializer(serializers.Serializer):
     accounts = serializers.ListField(
         child=serializers.CharField(max_length=150),
         max_length=50,
@@ -56,14 +56,14 @@ class ClubViewSet(viewsets.ModelViewSet):
         )
 
     @extend_schema(
-        request=OfficialsSerializer,
-        responses={200: OfficialsSerializer, **errors(400, 401, 403, 404)},
+        request=ClubOfficialsSerializer,
+        responses={200: ClubOfficialsSerializer, **errors(400, 401, 403, 404)},
     )
     @action(detail=True, methods=["post"])
     def officials(self, request: Request, pk: str | None = None) -> Response:
         """Name the club's officials (staff only): they manage the club's members."""
         club = self.get_object()
-        data = OfficialsSerializer(data=request.data)
+        data = ClubOfficialsSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         names = list(dict.fromkeys(data.validated_data["accounts"]))
         if not (request.user.is_authenticated and request.user.is_staff):

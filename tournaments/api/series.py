@@ -76,11 +76,11 @@ class SeriesOutSerializer(serializers.ModelSerializer):
         return list(SeriesEventSerializer(found, many=True).data)
 
 
-class EventSlugSerializer(serializers.Serializer):
+class SeriesEventSlugSerializer(serializers.Serializer):
     event = serializers.SlugField(max_length=80)
 
 
-class ResultSerializer(serializers.Serializer):
+class SeriesResultSerializer(serializers.Serializer):
     event = serializers.CharField()
     place = serializers.IntegerField()
     shared = serializers.IntegerField(help_text="how many share the place")
@@ -88,7 +88,7 @@ class ResultSerializer(serializers.Serializer):
     counted = serializers.BooleanField(help_text="among the best N")
 
 
-class LineSerializer(serializers.Serializer):
+class SeriesLineSerializer(serializers.Serializer):
     rank = serializers.IntegerField()
     player = serializers.IntegerField()
     name = serializers.CharField()
@@ -97,29 +97,29 @@ class LineSerializer(serializers.Serializer):
     played = serializers.IntegerField()
     best = serializers.FloatField()
     playoff = serializers.BooleanField(help_text="tied after every tie-break: a play-off")
-    results = ResultSerializer(many=True)
+    results = SeriesResultSerializer(many=True)
 
 
-class CategoryOutSerializer(serializers.Serializer):
+class SeriesCategoryOutSerializer(serializers.Serializer):
     name = serializers.CharField()
-    standings = LineSerializer(many=True)
+    standings = SeriesLineSerializer(many=True)
 
 
-class StandingsEventSerializer(serializers.Serializer):
+class SeriesStandingsEventSerializer(serializers.Serializer):
     slug = serializers.CharField()
     name = serializers.CharField()
     start_date = serializers.CharField()
 
 
-class StandingsSerializer(serializers.Serializer):
+class SeriesStandingsSerializer(serializers.Serializer):
     series = serializers.CharField()
     name = serializers.CharField()
     scoring = serializers.CharField()
     points_table = serializers.ListField(child=serializers.FloatField())
     best_of = serializers.IntegerField(allow_null=True)
-    events = StandingsEventSerializer(many=True)
-    standings = LineSerializer(many=True)
-    categories = CategoryOutSerializer(many=True)
+    events = SeriesStandingsEventSerializer(many=True)
+    standings = SeriesLineSerializer(many=True)
+    categories = SeriesCategoryOutSerializer(many=True)
 
 
 class SignedInWrite(permissions.BasePermission):
@@ -160,21 +160,21 @@ class SeriesViewSet(viewsets.GenericViewSet):
         series = services.series_create(user=request.user, events=events, **fields)
         return Response(SeriesOutSerializer(series).data, status=201)
 
-    @extend_schema(responses={200: StandingsSerializer, **errors(404)})
+    @extend_schema(responses={200: SeriesStandingsSerializer, **errors(404)})
     @action(detail=True, methods=["get"])
     def standings(self, request: Request, slug: str | None = None) -> Response:
         """The standings, with a table per category."""
         return Response(series_json(table=series_table(series=self.get_object())))
 
     @extend_schema(
-        request=EventSlugSerializer,
+        request=SeriesEventSlugSerializer,
         responses={200: SeriesOutSerializer, **errors(400, 401, 403, 404)},
     )
     @action(detail=True, methods=["post"])
     def events(self, request: Request, slug: str | None = None) -> Response:
         """Add an event (the series' organizer): theirs joins, another's is invited."""
         series = self.get_object()
-        data = EventSlugSerializer(data=request.data)
+        data = SeriesEventSlugSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         services.series_manage_require(series=series, user=request.user)
         tournament = get_object_or_404(Tournament, slug=data.validated_data["event"])
@@ -182,14 +182,14 @@ class SeriesViewSet(viewsets.GenericViewSet):
         return Response(SeriesOutSerializer(series).data)
 
     @extend_schema(
-        request=EventSlugSerializer,
+        request=SeriesEventSlugSerializer,
         responses={200: SeriesOutSerializer, **errors(400, 401, 403, 404)},
     )
     @action(detail=True, methods=["post"])
     def accept(self, request: Request, slug: str | None = None) -> Response:
         """The invited event's organizer consents: it counts in the series."""
         series = self.get_object()
-        data = EventSlugSerializer(data=request.data)
+        data = SeriesEventSlugSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         tournament = get_object_or_404(Tournament, slug=data.validated_data["event"])
         services.series_event_accept(series=series, tournament=tournament, user=request.user)
