@@ -105,3 +105,14 @@ def test_the_club_page_lists_members_ratings_events_series_and_its_rating_list(
     player_page = client.get(f"/p/{ann.pk}/").content.decode()
     assert f'href="/clubs/{home.pk}/"' in player_page
     assert client.get("/clubs/999999/").status_code == 404
+
+
+def test_the_admin_shows_a_clubs_officials_without_changing_them(clubs, client) -> None:  # type: ignore[no-untyped-def]
+    _, _, home, _, _, _, _ = clubs
+    admin = User.objects.create_superuser("root", "root@example.org", "pw-root-12345")
+    client.force_login(admin)
+    page = client.get(f"/admin/tournaments/club/{home.pk}/change/")
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "home-official" in text and 'name="officials"' not in text
+    assert client.get("/admin/tournaments/series/").status_code == 200

@@ -139,9 +139,10 @@ class SeriesViewSet(viewsets.GenericViewSet):
     permission_classes = [SignedInWrite]
     serializer_class = SeriesOutSerializer
 
-    @extend_schema(responses={200: SeriesOutSerializer(many=True)})
     def list(self, request: Request) -> Response:
-        return Response(SeriesOutSerializer(self.get_queryset().order_by("name"), many=True).data)
+        """Every series by name, paged (limit and offset, as every list of the API)."""
+        page = self.paginate_queryset(self.get_queryset().order_by("name", "pk"))
+        return self.get_paginated_response(SeriesOutSerializer(page, many=True).data)
 
     @extend_schema(responses={200: SeriesOutSerializer, **errors(404)})
     def retrieve(self, request: Request, slug: str | None = None) -> Response:
