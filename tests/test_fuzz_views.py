@@ -232,6 +232,11 @@ FORMS: list[tuple[str, str, list[str]]] = [
     ("page clock revoke", "/g/{id}/clock/{n}/revoke/", ["reason"]),
     ("account invite", "/accounts/invite/{id}/", ["email"]),
     ("page series accept", "/series/fuzz-gp/accept/{slug}/", []),
+    (
+        "page series new",
+        "/series/new/",
+        ["name", "slug", "events", "scoring", "points_table", "best_of"],
+    ),
     ("password reset", "/accounts/password-reset/", ["email"]),
     ("password set", "/accounts/reset/{n}/set-password/", ["new_password1", "new_password2"]),
 ]
@@ -599,6 +604,7 @@ def test_the_fuzz_reaches_every_page_route() -> None:
         "tournaments:series-csv": "public series csv",
         "tournaments:series-json": "public series json",
         "tournaments:series-accept": "page series accept",
+        "tournaments:series-new": "page series new",
         "tournaments:club": "public club",
         "my-games": "my games",
         "player-invite": "account invite",

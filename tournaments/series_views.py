@@ -7,7 +7,7 @@ import csv
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -19,15 +19,18 @@ from tournaments.club_selectors import club_page
 from tournaments.formats import points_formatter
 from tournaments.models import Club, Series, SeriesEvent, Tournament
 from tournaments.models.ratings import POOL_CHOICES
-from tournaments.permissions import errors_text
-from tournaments.roles import Role, user_role
+from tournaments.permissions import errors_text, form_errors_text
+from tournaments.roles import Role, user_is_organizer, user_role
+from tournaments.series_form import SeriesForm
 from tournaments.series_selectors import series_events, series_json, series_table
-from tournaments.services.series import series_event_accept
+from tournaments.services.series import series_create, series_event_accept
 
 
 def series_list(request: HttpRequest) -> HttpResponse:
     return render(
-        request, "tournaments/series_list.html", {"series": Series.objects.order_by("name")}
+        request,
+        "tournaments/series_list.html",
+        {"series": Series.objects.order_by("name"), "organizer": user_is_organizer(request.user)},
     )
 
 
@@ -83,6 +86,25 @@ def series_json_page(request: HttpRequest, slug: str) -> JsonResponse:
     return JsonResponse(
         series_json(table=series_table(series=series)), json_dumps_params={"ensure_ascii": False}
     )
+
+
+@login_required
+def series_new(request: HttpRequest) -> HttpResponse:
+    """An organizer makes a series: their own events join, another organizer's are invited."""
+    if not user_is_organizer(request.user):
+        raise PermissionDenied(gettext("only organizers may make a series"))
+    form = SeriesForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            series = series_create(user=request.user, **data)
+        except ValidationError as exc:
+            messages.error(request, errors_text(exc))
+        else:
+            return HttpResponseRedirect(reverse("tournaments:series", args=[series.slug]))
+    elif request.method == "POST":
+        messages.error(request, form_errors_text(form))
+    return render(request, "tournaments/series_new.html", {"form": form})
 
 
 @login_required

@@ -19,6 +19,7 @@ urlpatterns = [
     path("ratings/<slug:pool>.csv", rating_views.rating_list_csv, name="rating-list-csv"),
     path("ratings/<slug:pool>.json", rating_views.rating_list_json, name="rating-list-json"),
     path("series/", series_views.series_list, name="series-list"),
+    path("series/new/", series_views.series_new, name="series-new"),
     path("series/<slug:slug>/", series_views.series_detail, name="series"),
     path("series/<slug:slug>.csv", series_views.series_csv, name="series-csv"),
     path("series/<slug:slug>.json", series_views.series_json_page, name="series-json"),

@@ -208,3 +208,26 @@ def test_a_knockout_places_by_the_round_reached(db) -> None:  # type: ignore[no-
     got = {p.player: (p.place, p.shared) for p in event_placings(tournament=t).placings}
     assert got[cid.pk] == (1, 1) and got[ann.pk] == (2, 1)
     assert got[bob.pk] == got[dax.pk] == (3, 2)
+
+
+def test_an_organizer_makes_a_series_on_its_page(world, client) -> None:  # type: ignore[no-untyped-def]
+    officials, (a, b, c), _ = world
+    client.force_login(officials.organizer)
+    assert 'href="/series/new/"' in client.get("/series/").content.decode()
+    form = {
+        "name": "Winter GP",
+        "slug": "winter-gp",
+        "events": "gp-one, gp-two\ntheir-cup",
+        "scoring": "placing",
+        "points_table": "10, 6, 4",
+        "best_of": "2",
+    }
+    bad = client.post("/series/new/", {**form, "events": "gp-one, nowhere"})
+    assert bad.status_code == 200 and "no event nowhere" in bad.content.decode()
+    assert not SeriesEvent.objects.exists()
+    resp = client.post("/series/new/", form)
+    assert resp.status_code == 302 and resp["Location"].endswith("/series/winter-gp/")
+    got = dict(SeriesEvent.objects.values_list("tournament__slug", "status"))
+    assert got == {"gp-one": "accepted", "gp-two": "accepted", "their-cup": "invited"}
+    client.force_login(officials.arbiter)
+    assert client.get("/series/new/").status_code == 403
