@@ -233,6 +233,11 @@ FORMS: list[tuple[str, str, list[str]]] = [
     ("account invite", "/accounts/invite/{id}/", ["email"]),
     ("page series accept", "/series/fuzz-gp/accept/{slug}/", []),
     (
+        "page player edit",
+        "/p/{id}/edit/",
+        ["name", "club", "federation", "rating", "rating_source"],
+    ),
+    (
         "page series new",
         "/series/new/",
         ["name", "slug", "events", "scoring", "points_table", "best_of"],
@@ -605,6 +610,7 @@ def test_the_fuzz_reaches_every_page_route() -> None:
         "tournaments:series-json": "public series json",
         "tournaments:series-accept": "page series accept",
         "tournaments:series-new": "page series new",
+        "tournaments:player-edit": "page player edit",
         "tournaments:club": "public club",
         "my-games": "my games",
         "player-invite": "account invite",

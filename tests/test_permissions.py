@@ -324,6 +324,16 @@ def player_patch(name: str) -> Call:
     return call
 
 
+def player_edit_page(name: str) -> Call:
+    def call(w: World, user: Any, client: Client) -> Any:
+        pk = Player.objects.get(name=name).pk
+        return page_post(f"/p/{pk}/edit/", {"name": name, "federation": "ITA", "rating": 1500})(
+            w, user, client
+        )
+
+    return call
+
+
 ENDPOINTS: list[tuple[str, Call, set[str]]] = [
     # Issue 25: series. Any organizer makes one (another's event is only invited); the
     # series' organizer adds events; the invited event's organizer alone consents.
@@ -360,6 +370,16 @@ ENDPOINTS: list[tuple[str, Call, set[str]]] = [
         {"other_player", "other_arbiter", "staff"},
     ),
     ("api player edit: oneself", player_patch("P0"), {"player", "organizer", "staff"}),
+    (
+        "page player edit: a member of the official's club",
+        player_edit_page("P3"),
+        {"organizer", "club_official", "staff"},
+    ),
+    (
+        "page player edit: another club's player",
+        player_edit_page("Outsider"),
+        {"other_player", "other_arbiter", "staff"},
+    ),
     ("api club create", api_post("/api/clubs/", {"name": "New Club"}), OFFICIALS),
     (
         # Issue 25: pools are site-wide; staff and rating officers close, no event's officials.

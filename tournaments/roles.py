@@ -135,6 +135,23 @@ def user_may_edit_player(*, user: AnyUser | None, player: Player) -> bool:
     return user_may_manage_player(user=user, player=player)
 
 
+def players_editable(*, user: AnyUser | None, players: list[Player]) -> set[int]:
+    """The ids of `players` user_may_edit_player allows `user` to change, in one query for
+    the clubs they officiate (a club's page lists many members)."""
+    if user is None or not user.is_authenticated:
+        return set()
+    if user.is_staff:
+        return {p.pk for p in players}
+    clubs = set(
+        Club.officials.through.objects.filter(user_id=user.pk).values_list("club_id", flat=True)
+    )
+    return {
+        p.pk
+        for p in players
+        if user.pk in (p.user_id, p.managed_by_id) or (p.club_id is not None and p.club_id in clubs)
+    }
+
+
 def user_may_invite_player(*, user: AnyUser | None, player: Player) -> bool:
     """Make and link an account for a player who has none: staff, or the organizer who
     manages them while the player is in one of that organizer's own events (a player in no

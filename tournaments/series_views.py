@@ -1,5 +1,5 @@
-"""The series pages (no login): the series, one series' standings with its CSV and JSON, and
-the consent an invited event's organizer gives on it; the club pages."""
+"""The series pages: the series, one series' standings with its CSV and JSON (no login), an
+organizer's new series, and the consent an invited event's organizer gives on it."""
 
 from __future__ import annotations
 
@@ -15,9 +15,8 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from klinzha_site.csv_cells import csv_text
-from tournaments.club_selectors import club_page
 from tournaments.formats import points_formatter
-from tournaments.models import Club, Series, SeriesEvent, Tournament
+from tournaments.models import Series, SeriesEvent, Tournament
 from tournaments.models.ratings import POOL_CHOICES
 from tournaments.permissions import errors_text, form_errors_text
 from tournaments.roles import Role, user_is_organizer, user_role
@@ -122,12 +121,3 @@ def series_accept(request: HttpRequest, slug: str, event: str) -> HttpResponse:
             request, gettext("%(event)s counts in this series.") % {"event": tournament.name}
         )
     return HttpResponseRedirect(reverse("tournaments:series", args=[series.slug]))
-
-
-def club_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    club = get_object_or_404(Club, pk=pk)
-    return render(
-        request,
-        "tournaments/club.html",
-        {"page": club_page(club=club), "pools": dict(POOL_CHOICES)},
-    )

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments import rating_views, series_views, views
+from tournaments import club_views, rating_views, series_views, views
 
 app_name = "tournaments"
 urlpatterns = [
@@ -28,5 +28,6 @@ urlpatterns = [
         series_views.series_accept,
         name="series-accept",
     ),
-    path("clubs/<int:pk>/", series_views.club_detail, name="club"),
+    path("clubs/<int:pk>/", club_views.club_detail, name="club"),
+    path("p/<int:pk>/edit/", club_views.player_edit, name="player-edit"),
 ]

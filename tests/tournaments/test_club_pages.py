@@ -116,3 +116,40 @@ def test_the_admin_shows_a_clubs_officials_without_changing_them(clubs, client) 
     text = page.content.decode()
     assert "home-official" in text and 'name="officials"' not in text
     assert client.get("/admin/tournaments/series/").status_code == 200
+
+
+def test_a_club_official_edits_their_members_on_the_pages_and_no_one_else(clubs, client) -> None:  # type: ignore[no-untyped-def]
+    officials, _, home, _, official, staff, (ann, bob, cid, dax) = clubs
+    client.force_login(official)
+    page = client.get(f"/clubs/{home.pk}/").content.decode()
+    assert f'href="/p/{ann.pk}/edit/"' in page and f'href="/p/{bob.pk}/edit/"' in page
+    assert client.get(f"/p/{cid.pk}/edit/").status_code == 403
+    assert (
+        client.post(f"/p/{cid.pk}/edit/", {"name": "Cid", "federation": "ZZZ"}).status_code == 403
+    )
+    cid.refresh_from_db()
+    assert cid.federation == ""
+    form = {
+        "name": "Ann",
+        "club": home.pk,
+        "federation": "KLI",
+        "rating": 1950,
+        "rating_source": "club",
+    }
+    resp = client.post(f"/p/{ann.pk}/edit/", form)
+    assert resp.status_code == 302
+    ann.refresh_from_db()
+    assert (ann.federation, ann.rating, ann.rating_source) == ("KLI", 1950, "club")
+    client.logout()
+    assert f"/p/{ann.pk}/edit/" not in client.get(f"/clubs/{home.pk}/").content.decode()
+
+
+def test_players_editable_says_what_user_may_edit_player_says(clubs) -> None:  # type: ignore[no-untyped-def]
+    from tournaments.roles import players_editable
+
+    officials, t, _, _, official, staff, players = clubs
+    everyone = list(Player.objects.all())
+    for user in (official, staff, officials.organizer, officials.arbiter, officials.stranger):
+        assert players_editable(user=user, players=everyone) == {
+            p.pk for p in everyone if user_may_edit_player(user=user, player=p)
+        }, user.username
