@@ -101,6 +101,8 @@ def site(live_server):
         "downloads tab": f"/arbiter/t/{t.slug}/#downloads",
         "bulk entrants": f"/arbiter/t/{t.slug}/entrants/bulk/",
         "withdraw confirm": f"/arbiter/t/{t.slug}/entrants/{long_player}/withdraw/",
+        "new series": "/series/new/",
+        "player edit": f"/p/{long_player}/edit/",
     }
     return live_server.url, public, arbiter_pages, (login, password)
 
