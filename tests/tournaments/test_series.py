@@ -231,3 +231,14 @@ def test_an_organizer_makes_a_series_on_its_page(world, client) -> None:  # type
     assert got == {"gp-one": "accepted", "gp-two": "accepted", "their-cup": "invited"}
     client.force_login(officials.arbiter)
     assert client.get("/series/new/").status_code == 403
+
+
+def test_the_events_trail_says_it_joined_the_series(world, client) -> None:  # type: ignore[no-untyped-def]
+    officials, (a, _, c), _ = world
+    services.series_create(name="GP", slug="gp", user=officials.organizer, events=[a, c])
+    client.force_login(officials.organizer)
+    page = client.get("/arbiter/t/gp-one/audit/")
+    assert page.status_code == 200
+    assert "counts in a series" in page.content.decode()
+    client.force_login(officials.stranger)
+    assert "invited into a series" in client.get("/arbiter/t/their-cup/audit/").content.decode()
