@@ -85,6 +85,7 @@ def test_the_snapshot_covers_every_router_resource() -> None:
         "players",
         "ratings",
         "records",
+        "series",
         "signing-keys",
         "tournaments",
     }

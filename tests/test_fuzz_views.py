@@ -144,7 +144,10 @@ def world_once(django_db_setup, django_db_blocker):  # type: ignore[no-untyped-d
         )
         t.chief_arbiter = chief
         t.save()
-        players = [services.player_create(name=f"F{i}", rating=2000 - i) for i in range(4)]
+        club = services.club_create(name="Fuzz Club")
+        players = [
+            services.player_create(name=f"F{i}", rating=2000 - i, club=club) for i in range(4)
+        ]
         for p in players:
             services.registration_create(tournament=t, player=p)
         players[0].user = player_user
@@ -162,6 +165,7 @@ def world_once(django_db_setup, django_db_blocker):  # type: ignore[no-untyped-d
         penalty = services.penalty_impose(
             tournament=t, player=players[1], kind="warning", reason="noise", user=None
         )
+        services.series_create(name="Fuzz GP", slug="fuzz-gp", user=organizer, events=[t])
         users = {"chief": chief, "player": player_user, "organizer": organizer}
         sessions = {}
         for name, user in users.items():
@@ -227,6 +231,17 @@ FORMS: list[tuple[str, str, list[str]]] = [
     ("page latecomers", "/g/{id}/latecomers/", ["scheduled", "green_arrival", "gold_arrival"]),
     ("page clock revoke", "/g/{id}/clock/{n}/revoke/", ["reason"]),
     ("account invite", "/accounts/invite/{id}/", ["email"]),
+    ("page series accept", "/series/fuzz-gp/accept/{slug}/", []),
+    (
+        "page player edit",
+        "/p/{id}/edit/",
+        ["name", "club", "federation", "rating", "rating_source"],
+    ),
+    (
+        "page series new",
+        "/series/new/",
+        ["name", "slug", "events", "scoring", "points_table", "best_of"],
+    ),
     ("password reset", "/accounts/password-reset/", ["email"]),
     ("password set", "/accounts/reset/{n}/set-password/", ["new_password1", "new_password2"]),
 ]
@@ -253,6 +268,11 @@ READS: list[tuple[str, str, list[str]]] = [
     ("public rating list", "/ratings/laws/", ["club", "federation", "page"]),
     ("public rating list csv", "/ratings/laws.csv", ["club", "federation"]),
     ("public rating list json", "/ratings/laws.json", ["club", "federation"]),
+    ("public series list", "/series/", []),
+    ("public series", "/series/fuzz-gp/", []),
+    ("public series csv", "/series/fuzz-gp.csv", []),
+    ("public series json", "/series/fuzz-gp.json", []),
+    ("public club", "/clubs/{id}/", []),
     ("my games", "/me/games/", []),
     ("account invite page", "/accounts/invite/{id}/", []),
     ("after login", "/accounts/home/", []),
@@ -584,6 +604,14 @@ def test_the_fuzz_reaches_every_page_route() -> None:
         "tournaments:rating-list": "public rating list",
         "tournaments:rating-list-csv": "public rating list csv",
         "tournaments:rating-list-json": "public rating list json",
+        "tournaments:series-list": "public series list",
+        "tournaments:series": "public series",
+        "tournaments:series-csv": "public series csv",
+        "tournaments:series-json": "public series json",
+        "tournaments:series-accept": "page series accept",
+        "tournaments:series-new": "page series new",
+        "tournaments:player-edit": "page player edit",
+        "tournaments:club": "public club",
         "my-games": "my games",
         "player-invite": "account invite",
         "password_reset": "password reset",

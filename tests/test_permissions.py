@@ -19,12 +19,15 @@ from games.models import ClockAdjustment, RecordSubmission
 from tournaments import services
 from tournaments.models import (
     AuditEntry,
+    Club,
     ForbiddenPair,
     Game,
     Penalty,
     Player,
     RatingPeriod,
     Round,
+    Series,
+    SeriesEvent,
 )
 
 pytestmark = pytest.mark.django_db
@@ -33,6 +36,7 @@ User = get_user_model()
 ROLES = [
     "anonymous",
     "stranger",
+    "club_official",  # an official of the club of this event's P3 (staff named them)
     "player",
     "other_player",  # a player of another event
     "other_arbiter",  # an arbiter (and the organizer) of another event
@@ -96,6 +100,14 @@ def build_world() -> World:
         services.registration_create(tournament=t, player=p)
     players[0].user = users["player"]
     players[0].save()
+    club = services.club_create(name="Perm Club")
+    club.officials.add(users["club_official"])
+    Player.objects.filter(pk=players[3].pk).update(club=club)
+    Player.objects.filter(pk=outsider.pk).update(club=services.club_create(name="Far Club"))
+    # A series of this event's organizer, with the other organizer's event invited.
+    services.series_create(
+        name="Perm GP", slug="perm-gp", user=users["organizer"], events=[t, other]
+    )
     spare = services.player_create(name="Spare", user=users["organizer"])  # in no event
     services.round_create(
         tournament=t, pairings=[(players[0].pk, players[1].pk), (players[2].pk, players[3].pk)]
@@ -299,7 +311,75 @@ def page_clock_revoke(w: World, user: Any, client: Client) -> Any:
     return page_post(f"/g/{w.game.pk}/clock/{adj.pk}/revoke/", {"reason": "x"})(w, user, client)
 
 
+def club_officials_post(w: World, user: Any, client: Client) -> Any:
+    club = Club.objects.get(name="Perm Club")
+    return api_post(f"/api/clubs/{club.pk}/officials/", {"accounts": ["stranger"]})(w, user, client)
+
+
+def player_patch(name: str) -> Call:
+    def call(w: World, user: Any, client: Client) -> Any:
+        pk = Player.objects.get(name=name).pk
+        return api_patch(f"/api/players/{pk}/", {"federation": "ITA"})(w, user, client)
+
+    return call
+
+
+def player_edit_page(name: str) -> Call:
+    def call(w: World, user: Any, client: Client) -> Any:
+        pk = Player.objects.get(name=name).pk
+        return page_post(f"/p/{pk}/edit/", {"name": name, "federation": "ITA", "rating": 1500})(
+            w, user, client
+        )
+
+    return call
+
+
 ENDPOINTS: list[tuple[str, Call, set[str]]] = [
+    # Issue 25: series. Any organizer makes one (another's event is only invited); the
+    # series' organizer adds events; the invited event's organizer alone consents.
+    (
+        "api series create",
+        api_post("/api/series/", {"name": "New", "slug": "new-gp", "events": ["perm-open"]}),
+        ORGANIZERS_ANYWHERE,
+    ),
+    (
+        "api series add an event",
+        api_post("/api/series/perm-gp/events/", {"event": "perm-open"}),
+        ORGANIZER,
+    ),
+    (
+        "api series accept an invitation",
+        api_post("/api/series/perm-gp/accept/", {"event": "other"}),
+        {"other_arbiter", "staff"},
+    ),
+    (
+        "page series accept an invitation",
+        page_post("/series/perm-gp/accept/other/"),
+        {"other_arbiter", "staff"},
+    ),
+    # Issue 25: club officials, named by staff, manage their club's members, no other's.
+    ("api club officials", club_officials_post, {"staff"}),
+    (
+        "api player edit: a member of the official's club",
+        player_patch("P3"),
+        {"organizer", "club_official", "staff"},
+    ),
+    (
+        "api player edit: another club's player",
+        player_patch("Outsider"),
+        {"other_player", "other_arbiter", "staff"},
+    ),
+    ("api player edit: oneself", player_patch("P0"), {"player", "organizer", "staff"}),
+    (
+        "page player edit: a member of the official's club",
+        player_edit_page("P3"),
+        {"organizer", "club_official", "staff"},
+    ),
+    (
+        "page player edit: another club's player",
+        player_edit_page("Outsider"),
+        {"other_player", "other_arbiter", "staff"},
+    ),
     ("api club create", api_post("/api/clubs/", {"name": "New Club"}), OFFICIALS),
     (
         # Issue 25: pools are site-wide; staff and rating officers close, no event's officials.
@@ -667,6 +747,10 @@ STATE = [
     lambda w: w.game.clock_adjustments.count(),
     lambda w: w.game.clock_adjustments.filter(revoked_at__isnull=False).count(),
     lambda w: RatingPeriod.objects.exclude(closed_at=None).count(),
+    lambda w: Series.objects.count(),
+    lambda w: sorted(SeriesEvent.objects.values_list("tournament_id", "status")),
+    lambda w: sorted(Club.officials.through.objects.values_list("club_id", "user_id")),
+    lambda w: sorted(Player.objects.values_list("id", "federation")),
 ]
 
 

@@ -140,3 +140,33 @@ def test_the_records_list_leaves_out_draft_rounds_in_queries_independent_of_them
         )
     )
     assert drafts and (drafts <= listed if who == "arbiter" else not drafts & listed)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/series/{series}/",
+        "/series/{series}.csv",
+        "/series/{series}.json",
+        "/api/series/{series}/standings/",
+        "/clubs/{club}/",
+    ],
+)
+def test_series_and_club_pages_read_in_queries_independent_of_the_field(events, path):
+    """Issue 25: a series' standings and a club's page read per event and per pool, never
+    per player."""
+    from tournaments.models import Player
+
+    counts = []
+    for t in events:
+        club = services.club_create(name=f"Club {t.slug}")
+        Player.objects.filter(registrations__tournament=t).update(club=club)
+        series = services.series_create(
+            name=f"GP {t.slug}",
+            slug=f"gp-{t.slug}",
+            user=None,
+            events=[t],
+            categories=[{"name": "U1900", "high": 1900}],
+        )
+        counts.append(queries(APIClient(), path.format(series=series.slug, club=club.pk)))
+    assert counts[0] == counts[1]

@@ -7,7 +7,17 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from tournaments.models import ByeRequest, Club, Game, Player, Registration, Round, Tournament
+from tournaments.models import (
+    ByeRequest,
+    Club,
+    Game,
+    Player,
+    Registration,
+    Round,
+    Series,
+    SeriesEvent,
+    Tournament,
+)
 from tournaments.services.common import published_version_bump, published_version_bump_for_player
 
 
@@ -75,6 +85,14 @@ class PlayerAdmin(admin.ModelAdmin):
 class ClubAdmin(admin.ModelAdmin):
     list_display = ["name", "city", "country"]
     search_fields = ["name"]
+    # Officials are named through services.club_officials_set (POST /api/clubs/{id}/officials/),
+    # which writes the site's audit chain: shown here, not changed.
+    exclude = ["officials"]
+    readonly_fields = ["officials_named"]
+
+    @admin.display(description="officials")
+    def officials_named(self, obj: Club) -> str:
+        return ", ".join(obj.officials.values_list("username", flat=True)) if obj.pk else ""
 
     def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
         super().save_model(request, obj, form, change)
@@ -84,6 +102,8 @@ class ClubAdmin(admin.ModelAdmin):
 
 
 admin.site.register(Round, ReadOnlyAdmin)
+admin.site.register(Series, ReadOnlyAdmin)
+admin.site.register(SeriesEvent, ReadOnlyAdmin)
 admin.site.register(ByeRequest, ReadOnlyAdmin)
 
 

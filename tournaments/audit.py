@@ -58,6 +58,10 @@ class Action(StrEnum):
     RESULT_DISAGREEMENT_RULED = "game.result_disagreement_ruled"
     RATING_PERIOD_CLOSED = "rating.period_closed"
     RATING_PERIOD_RERATED = "rating.period_rerated"
+    SERIES_CREATED = "series.created"
+    SERIES_EVENT_INVITED = "series.event_invited"
+    SERIES_EVENT_ACCEPTED = "series.event_accepted"
+    CLUB_OFFICIALS = "club.officials"
 
 
 # How the arbiter's page names each action, in the reader's language (the trail itself, the
@@ -94,6 +98,10 @@ ACTION_LABELS: dict[str, Any] = {
     Action.RESULT_DISAGREEMENT_RULED: gettext_lazy("result and signed record reconciled"),
     Action.RATING_PERIOD_CLOSED: gettext_lazy("rating period closed"),
     Action.RATING_PERIOD_RERATED: gettext_lazy("rating period rated again"),
+    Action.SERIES_CREATED: gettext_lazy("series made"),
+    Action.SERIES_EVENT_INVITED: gettext_lazy("invited into a series"),
+    Action.SERIES_EVENT_ACCEPTED: gettext_lazy("counts in a series"),
+    Action.CLUB_OFFICIALS: gettext_lazy("club officials changed"),
 }
 
 

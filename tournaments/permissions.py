@@ -31,6 +31,7 @@ from tournaments.roles import (
     user_can_arbitrate,
     user_is_official,
     user_is_organizer,
+    user_may_edit_player,
     user_role,
 )
 
@@ -210,6 +211,19 @@ def account_named_require(*, user: AnyUser, player: Player, username: str) -> No
     asked of an account that does not exist). So only those who may link one learn which
     usernames exist; anyone else is refused alike for every name."""
     player_link_require(user=user, player=player, account=User(username=username))
+
+
+def player_edit_require(*, user: AnyUser, player: Player) -> None:
+    """Refuse early, before the body is read, whoever may not change `player`
+    (roles.user_may_edit_player: staff, the organizer who manages them, an official of their
+    own club, or the player)."""
+    if not user_may_edit_player(user=user, player=player):
+        raise PermissionDenied(
+            gettext(
+                "only staff, the organizer who manages this player, an official of their "
+                "club or the player may do that"
+            )
+        )
 
 
 class OrganizerWriteOrReadOnly(permissions.BasePermission):

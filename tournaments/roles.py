@@ -11,7 +11,7 @@ from django.db.models import Q, QuerySet
 from django.utils.translation import gettext
 
 from klinzha_site.user_types import AnyUser
-from tournaments.models import Player, Tournament
+from tournaments.models import Club, Player, Tournament
 from tournaments.penalty_kinds import PenaltyKind
 
 
@@ -107,14 +107,25 @@ def role_require(*, user: AnyUser | None, tournament: Tournament, role: Role) ->
 def user_may_manage_player(*, user: AnyUser | None, player: Player) -> bool:
     """Players are shared across events, so who manages one is not read from their
     registrations (registering a player into one's event neither gives nor takes it): staff,
-    or the organizer who manages them (Player.managed_by, player_manager_of)."""
+    the organizer who manages them (Player.managed_by, player_manager_of), or an official of
+    the player's own club (Club.officials, named by staff): a club official manages their
+    club's members and nobody else's, another club's least of all."""
     if user is None:
         return True  # the system itself
     if not user.is_authenticated:
         return False
     if user.is_staff:
         return True
-    return player.managed_by_id is not None and player.managed_by_id == user.pk
+    if player.managed_by_id is not None and player.managed_by_id == user.pk:
+        return True
+    return user_is_club_official(user=user, club_id=player.club_id)
+
+
+def user_is_club_official(*, user: AnyUser | None, club_id: int | None) -> bool:
+    """Whether `user` is an official of the club `club_id` (staff name them)."""
+    if club_id is None or user is None or not user.is_authenticated:
+        return False
+    return Club.officials.through.objects.filter(club_id=club_id, user_id=user.pk).exists()
 
 
 def user_may_edit_player(*, user: AnyUser | None, player: Player) -> bool:
@@ -122,6 +133,23 @@ def user_may_edit_player(*, user: AnyUser | None, player: Player) -> bool:
     if user is not None and player.user_id is not None and player.user_id == user.pk:
         return True
     return user_may_manage_player(user=user, player=player)
+
+
+def players_editable(*, user: AnyUser | None, players: list[Player]) -> set[int]:
+    """The ids of `players` user_may_edit_player allows `user` to change, in one query for
+    the clubs they officiate (a club's page lists many members)."""
+    if user is None or not user.is_authenticated:
+        return set()
+    if user.is_staff:
+        return {p.pk for p in players}
+    clubs = set(
+        Club.officials.through.objects.filter(user_id=user.pk).values_list("club_id", flat=True)
+    )
+    return {
+        p.pk
+        for p in players
+        if user.pk in (p.user_id, p.managed_by_id) or (p.club_id is not None and p.club_id in clubs)
+    }
 
 
 def user_may_invite_player(*, user: AnyUser | None, player: Player) -> bool:

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments import rating_views, views
+from tournaments import club_views, rating_views, series_views, views
 
 app_name = "tournaments"
 urlpatterns = [
@@ -18,4 +18,16 @@ urlpatterns = [
     path("ratings/<slug:pool>/", rating_views.rating_list, name="rating-list"),
     path("ratings/<slug:pool>.csv", rating_views.rating_list_csv, name="rating-list-csv"),
     path("ratings/<slug:pool>.json", rating_views.rating_list_json, name="rating-list-json"),
+    path("series/", series_views.series_list, name="series-list"),
+    path("series/new/", series_views.series_new, name="series-new"),
+    path("series/<slug:slug>/", series_views.series_detail, name="series"),
+    path("series/<slug:slug>.csv", series_views.series_csv, name="series-csv"),
+    path("series/<slug:slug>.json", series_views.series_json_page, name="series-json"),
+    path(
+        "series/<slug:slug>/accept/<slug:event>/",
+        series_views.series_accept,
+        name="series-accept",
+    ),
+    path("clubs/<int:pk>/", club_views.club_detail, name="club"),
+    path("p/<int:pk>/edit/", club_views.player_edit, name="player-edit"),
 ]

@@ -30,6 +30,7 @@ from tournaments.models.ratings import POOL_CHOICES
 from tournaments.published import tournament_published_serve
 from tournaments.rating_page_selectors import history_points, player_rating_history
 from tournaments.rating_selectors import tournament_pool
+from tournaments.series_selectors import tournament_series
 from tournaments.standings import StandingRow, tiebreak_keys, tiebreak_value
 from tournaments.tiebreak_texts import tiebreak_legend
 from tournaments.tiebreaks import code_of
@@ -109,6 +110,7 @@ def _tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "rounds": page_selectors.rounds_published(tournament=t),
             "players": selectors.entrants(tournament=t),
             "audit_head": audit_head(tournament=t),
+            "series": list(tournament_series(tournament=t)),
         },
     )
 

@@ -68,6 +68,15 @@ def site(live_server):
     sub = game_services.submission_create(game=game, raw=RECORD, enqueue=False)
     game_services.submission_validate(submission_id=sub.pk)
     long_player = t.registrations.get(player__name=LONG_NAME).player_id
+    services.series_create(
+        name="Klingon Empire Klin Zha Grand Prix of the Season 2026",
+        slug="wide-series",
+        user=None,
+        events=[t, demo],
+        best_of=1,
+        categories=[{"name": "Under 1800", "high": 1800}],
+    )
+    club = t.registrations.get(player__name=LONG_NAME).player.club
     public = {
         "home": "/",
         "tournament": f"/t/{t.slug}/",
@@ -79,6 +88,8 @@ def site(live_server):
         "game": f"/g/{game.pk}/",
         "rating pools": "/ratings/",
         "rating list": "/ratings/laws/",
+        "series": "/series/wide-series/",
+        "club": f"/clubs/{club.pk}/",
     }
     arbiter_pages = {
         "dashboard": "/arbiter/",
@@ -90,6 +101,8 @@ def site(live_server):
         "downloads tab": f"/arbiter/t/{t.slug}/#downloads",
         "bulk entrants": f"/arbiter/t/{t.slug}/entrants/bulk/",
         "withdraw confirm": f"/arbiter/t/{t.slug}/entrants/{long_player}/withdraw/",
+        "new series": "/series/new/",
+        "player edit": f"/p/{long_player}/edit/",
     }
     return live_server.url, public, arbiter_pages, (login, password)
 

@@ -1,4 +1,5 @@
-"""The API's clubs and players: list, read, create; link a player to a user account."""
+"""The API's clubs and players: list, read, create, change a player, name a club's officials;
+link a player to a user account."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema, extend_schema_view
-from rest_framework import permissions, viewsets
+from rest_framework import permissions, serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
 from rest_framework.generics import get_object_or_404
@@ -21,10 +22,22 @@ from tournaments.api.outputs import AccountOutSerializer
 from tournaments.api.ratings import PoolHistorySerializer, player_ratings_body
 from tournaments.api.serializers import ClubSerializer, PlayerSerializer
 from tournaments.models import Club, Player
-from tournaments.permissions import OfficialWriteOrReadOnly, account_named_require
+from tournaments.permissions import (
+    OfficialWriteOrReadOnly,
+    account_named_require,
+    player_edit_require,
+)
 from tournaments.rating_page_selectors import player_rating_history
 
 User = get_user_model()
+
+
+class ClubOfficialsSerializer(serializers.Serializer):
+    accounts = serializers.ListField(
+        child=serializers.CharField(max_length=150),
+        max_length=50,
+        help_text="the user names of the club's officials (those before are replaced)",
+    )
 
 
 @extend_schema_view(
@@ -42,6 +55,26 @@ class ClubViewSet(viewsets.ModelViewSet):
             user=self.request.user, **serializer.validated_data
         )
 
+    @extend_schema(
+        request=ClubOfficialsSerializer,
+        responses={200: ClubOfficialsSerializer, **errors(400, 401, 403, 404)},
+    )
+    @action(detail=True, methods=["post"])
+    def officials(self, request: Request, pk: str | None = None) -> Response:
+        """Name the club's officials (staff only): they manage the club's members."""
+        club = self.get_object()
+        data = ClubOfficialsSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        names = list(dict.fromkeys(data.validated_data["accounts"]))
+        if not (request.user.is_authenticated and request.user.is_staff):
+            services.club_officials_set(club=club, accounts=[], user=request.user)  # refuses
+        accounts = list(User.objects.filter(username__in=names))
+        unknown = sorted(set(names) - {a.username for a in accounts})
+        if unknown:
+            raise ValidationError({"accounts": [gettext("no such account") + f": {unknown[0]}"]})
+        services.club_officials_set(club=club, accounts=accounts, user=request.user)
+        return Response({"accounts": sorted(names)})
+
 
 @extend_schema_view(
     create=extend_schema(responses={201: PlayerSerializer, **errors(400, 401, 403)}),
@@ -51,7 +84,27 @@ class PlayerViewSet(viewsets.ModelViewSet):
     queryset = Player.objects.select_related("club")
     serializer_class = PlayerSerializer
     permission_classes = [OfficialWriteOrReadOnly]
-    http_method_names = ["get", "post", "head", "options"]
+    http_method_names = ["get", "post", "patch", "head", "options"]
+
+    def get_permissions(self) -> Any:
+        if self.action == "partial_update":  # not only officials: the player, a club official
+            return [permissions.IsAuthenticated()]
+        return super().get_permissions()
+
+    @extend_schema(
+        request=PlayerSerializer(partial=True),
+        responses={200: PlayerSerializer, **errors(400, 401, 403, 404)},
+    )
+    def partial_update(self, request: Request, pk: str | None = None) -> Response:
+        """Change a player's name, club, federation or declared rating: staff, the organizer
+        who manages them, an official of their club (another club's, never) or the player."""
+        player = get_object_or_404(Player, pk=pk)
+        player_edit_require(user=request.user, player=player)
+        data = PlayerSerializer(player, data=request.data, partial=True)
+        data.is_valid(raise_exception=True)
+        fields = {k: v for k, v in data.validated_data.items() if k != "id"}
+        player = services.player_update(player=player, user=request.user, **fields)
+        return Response(PlayerSerializer(player).data)
 
     def perform_create(self, serializer: Any) -> None:
         serializer.instance = services.player_create(

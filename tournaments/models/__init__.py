@@ -1,5 +1,5 @@
 """Clubs, players, tournaments with their settings, registrations, rounds and their games,
-bye requests, penalties, the audit trail, pairing jobs and ratings; one module per topic."""
+bye requests, penalties, the audit trail, pairing jobs, ratings and series; one module per topic."""
 
 from tournaments.models.audit import AuditEntry, SiteAudit
 from tournaments.models.events import (
@@ -22,6 +22,7 @@ from tournaments.models.ratings import (
     RatingPeriod,
     RatingPool,
 )
+from tournaments.models.series import Series, SeriesCategory, SeriesEvent
 
 __all__ = [
     "Club",
@@ -45,4 +46,7 @@ __all__ = [
     "PoolRating",
     "PeriodRating",
     "BattleRating",
+    "Series",
+    "SeriesEvent",
+    "SeriesCategory",
 ]

@@ -12,6 +12,13 @@ class Club(models.Model):
     short_name = models.CharField(_("short name"), max_length=20, blank=True)
     city = models.CharField(_("city"), max_length=80, blank=True)
     country = models.CharField(_("country"), max_length=3, blank=True)
+    # Club officials (given by staff) manage the club's members (roles.user_may_manage_player).
+    officials = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="clubs_officiated",
+        verbose_name=_("club officials"),
+    )
 
     class Meta:
         ordering = ["name"]

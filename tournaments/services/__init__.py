@@ -1,8 +1,9 @@
 """Writes of the tournament, one transaction each, by topic: events (settings, officials),
-entrants, rounds, results, round pairing and pairing jobs, penalties, TRF import. The names
-are gathered here for callers; the modules import each other directly."""
+entrants, rounds, results, round pairing and pairing jobs, penalties, TRF import, series and
+clubs. The names are gathered here for callers; the modules import each other directly."""
 
 from tournaments.services.accounts import player_language_set
+from tournaments.services.clubs import club_officials_set
 from tournaments.services.entrants import (
     bye_request_cancel,
     bye_request_create,
@@ -53,6 +54,12 @@ from tournaments.services.rounds import (
     round_schedule,
     round_unpublish,
 )
+from tournaments.services.series import (
+    series_create,
+    series_event_accept,
+    series_event_add,
+    series_manage_require,
+)
 from tournaments.services.trf_import import (
     TrfCheck,
     TrfImport,
@@ -74,6 +81,7 @@ __all__ = [
     "forbidden_pair_create",
     "forbidden_pair_delete",
     "club_create",
+    "club_officials_set",
     "entrant_register",
     "entrants_bulk_register",
     "entrants_register",
@@ -103,6 +111,10 @@ __all__ = [
     "round_publish",
     "round_schedule",
     "round_unpublish",
+    "series_create",
+    "series_event_accept",
+    "series_event_add",
+    "series_manage_require",
     "start_rank_move",
     "start_ranks_sort",
     "tournament_create",

@@ -88,7 +88,8 @@ PLAYER_FIELDS = ("name", "club", "federation", "rating", "rating_source")
 def player_update(*, player: Player, user: AnyUser | None = None, **fields: Any) -> Player:
     """Rename a player or change their club, federation or rating (a registration keeps
     the rating it was entered with): the pages of every event they entered show it at once.
-    Staff, the organizer who manages the player or the player (roles.user_may_edit_player)."""
+    Staff, the organizer who manages the player, an official of their club or the player
+    (roles.user_may_edit_player)."""
     unknown = sorted(set(fields) - set(PLAYER_FIELDS))
     if unknown:
         raise ValidationError(
@@ -96,7 +97,10 @@ def player_update(*, player: Player, user: AnyUser | None = None, **fields: Any)
         )
     if user is not None and not user_may_edit_player(user=user, player=player):
         raise PermissionDenied(
-            gettext("only staff, the organizer who manages this player or the player may do that")
+            gettext(
+                "only staff, the organizer who manages this player, an official of their "
+                "club or the player may do that"
+            )
         )
     # The one lock order: their tournaments (in id order) before the player.
     for tournament_id in sorted(set(player.registrations.values_list("tournament_id", flat=True))):

@@ -8,11 +8,17 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 from games.kz import bundle_export, engine_commands
-from tournaments.kz import event_commands, rating_commands
+from tournaments.kz import event_commands, rating_commands, series_commands
 
 # It lives in the top app so that it can name both apps' subcommands. bundle_export reads the
 # database, so it is not among the engine's commands (engine_commands runs without Django).
-SUBCOMMAND_MODULES = (engine_commands, bundle_export, event_commands, rating_commands)
+SUBCOMMAND_MODULES = (
+    engine_commands,
+    bundle_export,
+    event_commands,
+    rating_commands,
+    series_commands,
+)
 
 
 class Command(BaseCommand):
