@@ -58,6 +58,9 @@ class Action(StrEnum):
     RESULT_DISAGREEMENT_RULED = "game.result_disagreement_ruled"
     RATING_PERIOD_CLOSED = "rating.period_closed"
     RATING_PERIOD_RERATED = "rating.period_rerated"
+    CHECK_IN_WINDOW = "check_in.window"
+    CHECK_IN = "check_in"
+    CHECK_IN_CLOSED = "check_in.closed"
 
 
 # How the arbiter's page names each action, in the reader's language (the trail itself, the
@@ -94,6 +97,9 @@ ACTION_LABELS: dict[str, Any] = {
     Action.RESULT_DISAGREEMENT_RULED: gettext_lazy("result and signed record reconciled"),
     Action.RATING_PERIOD_CLOSED: gettext_lazy("rating period closed"),
     Action.RATING_PERIOD_RERATED: gettext_lazy("rating period rated again"),
+    Action.CHECK_IN_WINDOW: gettext_lazy("check-in window set"),
+    Action.CHECK_IN: gettext_lazy("check-in"),
+    Action.CHECK_IN_CLOSED: gettext_lazy("check-in closed"),
 }
 
 

@@ -1,8 +1,14 @@
 """Writes of the tournament, one transaction each, by topic: events (settings, officials),
-entrants, rounds, results, round pairing and pairing jobs, penalties, TRF import. The names
+entrants, check-in, rounds, results, round pairing and pairing jobs, penalties, TRF import. The names
 are gathered here for callers; the modules import each other directly."""
 
 from tournaments.services.accounts import player_language_set
+from tournaments.services.check_in import (
+    check_in_close,
+    check_in_record,
+    check_in_reminders_queue,
+    check_in_window_set,
+)
 from tournaments.services.entrants import (
     bye_request_cancel,
     bye_request_create,
@@ -70,6 +76,10 @@ __all__ = [
     "TrfCheck",
     "TrfImport",
     "bye_request_cancel",
+    "check_in_close",
+    "check_in_record",
+    "check_in_reminders_queue",
+    "check_in_window_set",
     "bye_request_create",
     "forbidden_pair_create",
     "forbidden_pair_delete",
