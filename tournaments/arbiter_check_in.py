@@ -55,7 +55,7 @@ def check_in_page(request: HttpRequest, t: Tournament) -> HttpResponse:
         "form": CheckInWindowForm(initial={"round_number": number}),
         "confirming": request.GET.get("close") == "1",
         "slips": request.GET.get("slips") == "1",
-        "links": (
+        "private_links": (
             [
                 (row.registration.player.name, check_in_link(registration=row.registration))
                 for row in rows
