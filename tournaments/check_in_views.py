@@ -4,9 +4,11 @@ reminder mail, no account needed), or signed in."""
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from tournaments import services
@@ -58,7 +60,13 @@ def check_in_by_link(request: HttpRequest, token: str) -> HttpResponse:
 def check_in_signed_in(request: HttpRequest, slug: str) -> HttpResponse:
     t = get_object_or_404(Tournament, slug=slug)
     player = user_player(request.user)
-    if player is None:
-        raise Http404
-    reg = get_object_or_404(Registration.objects.select_related("player"), tournament=t, player=player)
+    reg = (
+        Registration.objects.select_related("player", "tournament")
+        .filter(tournament=t, player=player)
+        .first()
+        if player is not None
+        else None
+    )
+    if reg is None:
+        raise PermissionDenied(gettext("only the event's entrants check in here"))
     return _page(request, reg, token="")

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments import check_in_views, rating_views, views
+from tournaments import check_in_views, live_views, rating_views, views
 
 app_name = "tournaments"
 urlpatterns = [
@@ -15,6 +15,7 @@ urlpatterns = [
     path("t/<slug:slug>/crosstable.json", views.crosstable_json, name="crosstable-json"),
     path("t/<slug:slug>/check-in/", check_in_views.check_in_signed_in, name="check-in-mine"),
     path("check-in/<str:token>/", check_in_views.check_in_by_link, name="check-in"),
+    path("t/<slug:slug>/live/", live_views.live_version, name="live"),
     path("p/<int:pk>/", views.player_detail, name="player"),
     path("ratings/", rating_views.ratings_index, name="ratings"),
     path("ratings/<slug:pool>/", rating_views.rating_list, name="rating-list"),

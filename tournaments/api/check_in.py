@@ -5,7 +5,6 @@ token of their private link, no account needed)."""
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
-from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status, viewsets
@@ -191,7 +190,9 @@ class CheckInViewSet(viewsets.ViewSet):
             player = user_player(request.user)
             if t is None or player is None:
                 raise PermissionDenied(gettext("sign in, or use your private check-in link"))
-            reg = get_object_or_404(Registration, tournament=t, player=player)
+            reg = Registration.objects.filter(tournament=t, player=player).first()
+            if reg is None:
+                raise PermissionDenied(gettext("only the event's entrants check in"))
         made: CheckIn = services.check_in_record(
             registration=reg, user=request.user, by_link=bool(token)
         )
