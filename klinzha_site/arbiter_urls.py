@@ -33,9 +33,7 @@ urlpatterns = [
     path("t/<slug:slug>/check-in/", check_in.check_in_page, name="check-in"),
     path("t/<slug:slug>/check-in/window/", check_in.check_in_window, name="check-in-window"),
     path("t/<slug:slug>/check-in/close/", check_in.check_in_close, name="check-in-close"),
-    path(
-        "t/<slug:slug>/check-in/<int:player_id>/", check_in.check_in_set, name="check-in-set"
-    ),
+    path("t/<slug:slug>/check-in/<int:player_id>/", check_in.check_in_set, name="check-in-set"),
     path("t/<slug:slug>/pair/", v.pair, name="pair"),
     path("t/<slug:slug>/pairing/<int:job_id>/", v.pairing_job, name="pairing-job"),
     path("t/<slug:slug>/round/<int:number>/", console.round_console, name="round"),

@@ -879,6 +879,9 @@ def test_the_table_names_every_write_route():
         "arbiter:penalty",
         "arbiter:revoke",
         "arbiter:irregularity",
+        "arbiter:check-in-window",
+        "arbiter:check-in-set",
+        "arbiter:check-in-close",
         "games:submit",
         "games:sign",
         "games:confirm",
@@ -900,6 +903,7 @@ def test_the_table_names_every_write_route():
     pages = {n for n in names if n.startswith(("arbiter:", "games:"))}
     reads = {"arbiter:dashboard", "arbiter:manage", "arbiter:round", "arbiter:audit"}
     reads |= {"arbiter:pairing-job", "arbiter:export-trf", "arbiter:time-control"}
+    reads |= {"arbiter:check-in"}
     reads |= {"games:detail", "games:status", "games:board", "games:canonical"}
     assert pages - reads == covered
 

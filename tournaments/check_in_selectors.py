@@ -72,7 +72,9 @@ def check_in_window_open(*, window: CheckInWindow, now: datetime) -> bool:
     return window.confirmed_at is None and window.opens_at <= now < window.closes_at
 
 
-def check_in_rows(*, tournament: Tournament, window: CheckInWindow, round_number: int) -> list[CheckInRow]:
+def check_in_rows(
+    *, tournament: Tournament, window: CheckInWindow, round_number: int
+) -> list[CheckInRow]:
     """The active entrants of round `round_number`, each with their check-in by `window`,
     in start rank order."""
     regs = (
@@ -124,3 +126,40 @@ def check_in_absent_players(*, tournament: Tournament, round_number: int) -> set
         return set()
     missing = check_in_missing(tournament=tournament, round_number=round_number)
     return {reg.player_id for reg in missing}
+
+
+@dataclass(frozen=True, slots=True)
+class CheckInDue:
+    """A check-in a player's page offers: the event, the round, its window, whether done."""
+
+    tournament: Tournament
+    round_number: int
+    window: CheckInWindow
+    checked_in: bool
+
+
+def check_ins_due(*, player_id: int, now: datetime) -> list[CheckInDue]:
+    """The open check-in windows of the player's events, for their next round each."""
+    regs = (
+        Registration.objects.filter(
+            player_id=player_id,
+            status=Registration.Status.ACTIVE,
+            tournament__check_in_windows__confirmed_at__isnull=True,
+            tournament__check_in_windows__opens_at__lte=now,
+            tournament__check_in_windows__closes_at__gt=now,
+        )
+        .select_related("tournament")
+        .distinct()
+    )
+    due = []
+    for reg in regs:
+        t = reg.tournament
+        number = check_in_next_round(tournament=t)
+        window = check_in_window_for(tournament=t, round_number=number)
+        if window is None or not check_in_window_open(window=window, now=now):
+            continue
+        done = CheckIn.objects.filter(
+            registration=reg, round_number=window.round_number, present=True
+        ).exists()
+        due.append(CheckInDue(t, number, window, done))
+    return due

@@ -4,7 +4,7 @@ reminder mail, no account needed), or signed in."""
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
@@ -19,6 +19,7 @@ from tournaments.check_in_selectors import (
     check_in_window_open,
 )
 from tournaments.models import CheckIn, Registration, Tournament
+from tournaments.permissions import errors_text
 from tournaments.roles import user_player
 
 
@@ -26,10 +27,15 @@ def _page(request: HttpRequest, reg: Registration, *, token: str) -> HttpRespons
     t = reg.tournament
     number = check_in_next_round(tournament=t)
     window = check_in_window_for(tournament=t, round_number=number)
-    done = None
+    done, refused = None, ""
     if request.method == "POST":
-        done = services.check_in_record(registration=reg, user=request.user, by_link=bool(token))
-    elif window is not None:
+        try:
+            done = services.check_in_record(
+                registration=reg, user=request.user, by_link=bool(token)
+            )
+        except ValidationError as exc:  # closed, not open yet, left the event: said so
+            refused = errors_text(exc)
+    if done is None and window is not None:
         done = CheckIn.objects.filter(registration=reg, round_number=window.round_number).first()
     context = {
         "t": t,
@@ -39,8 +45,9 @@ def _page(request: HttpRequest, reg: Registration, *, token: str) -> HttpRespons
         "open": window is not None and check_in_window_open(window=window, now=timezone.now()),
         "done": done,
         "token": token,
+        "refused": refused,
     }
-    response = render(request, "tournaments/check_in.html", context)
+    response = render(request, "tournaments/check_in.html", context, status=409 if refused else 200)
     # The page carries a private link: never kept by a cache, never sent on as a referrer.
     response["Cache-Control"] = "private, no-store"
     response["Referrer-Policy"] = "no-referrer"

@@ -1,5 +1,5 @@
 """Pages that follow an event by themselves: the version a page polls (one query, no page
-rendered: ETag and 304 while it stands), and the full-screen display for a venue's TV."""
+rendered: ETag and 304 while it stands), and the display screen's timing."""
 
 from __future__ import annotations
 
@@ -14,6 +14,8 @@ from tournaments import page_selectors
 # the arbiter's console (a result entered elsewhere shows sooner).
 LIVE_EVERY = 15
 CONSOLE_EVERY = 5
+# How long a display screen shows each of its screens (seconds).
+DISPLAY_SECONDS = 12
 
 
 def live_etag(*, tournament_id: int, version: int) -> str:
@@ -32,8 +34,8 @@ def live_version(request: HttpRequest, slug: str) -> HttpResponseBase:
     pk, version = found
     etag = live_etag(tournament_id=pk, version=version)
     unchanged = get_conditional_response(request, etag=etag)
-    response: HttpResponse = unchanged if unchanged is not None else JsonResponse(
-        {"version": version}
+    response: HttpResponse = (
+        unchanged if unchanged is not None else JsonResponse({"version": version})
     )
     response["ETag"] = etag
     # Asked again each time: the browser keeps the answer only to revalidate it.

@@ -16,6 +16,7 @@ urlpatterns = [
     path("t/<slug:slug>/check-in/", check_in_views.check_in_signed_in, name="check-in-mine"),
     path("check-in/<str:token>/", check_in_views.check_in_by_link, name="check-in"),
     path("t/<slug:slug>/live/", live_views.live_version, name="live"),
+    path("t/<slug:slug>/display/", views.display, name="display"),
     path("p/<int:pk>/", views.player_detail, name="player"),
     path("ratings/", rating_views.ratings_index, name="ratings"),
     path("ratings/<slug:pool>/", rating_views.rating_list, name="rating-list"),

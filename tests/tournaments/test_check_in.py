@@ -159,9 +159,7 @@ def test_every_check_in_is_audited(event):
         {"player": "Ann", "round": 1, "present": True, "via": "account"},
         {"player": "Bob", "round": 1, "present": False, "via": "arbiter"},
     ]
-    assert closed == [
-        {"round": 1, "missing": ["Bob", "Cid", "Dee", "Eve"], "treated": "absent"}
-    ]
+    assert closed == [{"round": 1, "missing": ["Bob", "Cid", "Dee", "Eve"], "treated": "absent"}]
 
 
 def test_a_window_for_a_paired_round_or_backwards_is_refused(event):
@@ -247,7 +245,9 @@ def test_the_api_arbiter_list_override_and_close(event):
     resp = api.post(f"/api/tournaments/{t.slug}/check-in/close/", {}, format="json")
     assert resp.status_code == 200
     assert len(resp.json()["missing"]) == 4
-    assert api.post(f"/api/tournaments/{t.slug}/check-in/close/", {}, format="json").status_code == 409
+    assert (
+        api.post(f"/api/tournaments/{t.slug}/check-in/close/", {}, format="json").status_code == 409
+    )
     anonymous = APIClient()
     assert anonymous.get(f"/api/tournaments/{t.slug}/check-in/").status_code in (401, 403)
 
@@ -290,3 +290,26 @@ def test_the_arbiter_page_lists_confirms_and_closes(event):
     assert t.check_in_windows.get().confirmed_at is not None
     slips = client.get(base + "?slips=1").content.decode()
     assert check_in_token(registration=regs[2]) in slips
+
+
+def test_my_games_offers_the_open_check_in_and_the_page_checks_in(event):
+    t, regs, arbiter = event
+    client = Client()
+    client.force_login(regs[0].player.user)
+    assert 'id="check-ins"' not in client.get("/me/games/").content.decode()
+    open_window(t, arbiter)
+    page = client.get("/me/games/").content.decode()
+    assert f"/t/{t.slug}/check-in/" in page
+    done = client.post(f"/t/{t.slug}/check-in/")
+    assert 'id="checked-in"' in done.content.decode()
+    assert "you are checked in" in client.get("/me/games/").content.decode()
+
+
+def test_a_closed_window_is_said_on_the_page_not_a_server_error(event):
+    t, regs, arbiter = event
+    now = timezone.now()
+    open_window(t, arbiter, opens_at=now - timedelta(hours=2), closes_at=now - timedelta(hours=1))
+    resp = Client().post(f"/check-in/{check_in_token(registration=regs[2])}/")
+    assert resp.status_code == 409
+    assert 'id="check-in-refused"' in resp.content.decode()
+    assert not CheckIn.objects.exists()

@@ -34,10 +34,7 @@ def _round_open_check(tournament: Tournament, round_number: int) -> None:
     """Refuse a round already paired, or beyond the plan (0: the event's window)."""
     if round_number != EVENT_WINDOW and tournament.rounds.filter(number=round_number).exists():
         raise Conflict(
-            {
-                "round": gettext("round %(number)s is already paired")
-                % {"number": round_number}
-            }
+            {"round": gettext("round %(number)s is already paired") % {"number": round_number}}
         )
     if round_number > tournament.rounds_planned:
         raise ValidationError(
@@ -63,9 +60,7 @@ def check_in_window_set(
     tournament_lock(tournament.pk)
     _round_open_check(tournament, round_number)
     if closes_at <= opens_at:
-        raise ValidationError(
-            {"closes_at": gettext("the check-in must close after it opens")}
-        )
+        raise ValidationError({"closes_at": gettext("the check-in must close after it opens")})
     window, _ = CheckInWindow.objects.update_or_create(
         tournament=tournament,
         round_number=round_number,
@@ -92,9 +87,7 @@ def check_in_reminders_queue(*, window: CheckInWindow) -> None:
     transaction.on_commit(lambda: task_send(CHECK_IN_REMIND_TASK, window_id))
 
 
-def _self_check(
-    registration: Registration, user: AnyUser | None, *, by_link: bool
-) -> None:
+def _self_check(registration: Registration, user: AnyUser | None, *, by_link: bool) -> None:
     """Whoever checks a player in without being an arbiter: the player themselves (their
     account) or the holder of their private link."""
     if by_link:
@@ -126,7 +119,9 @@ def check_in_record(
         raise Conflict({"round": gettext("round %(number)s has no check-in") % {"number": number}})
     reg = Registration.objects.select_related("player").get(pk=registration.pk)
     if reg.status != Registration.Status.ACTIVE:
-        raise Conflict({"player": gettext("%(name)s has left the event") % {"name": reg.player.name}})
+        raise Conflict(
+            {"player": gettext("%(name)s has left the event") % {"name": reg.player.name}}
+        )
     if not arbiter:
         if not present:
             raise PermissionDenied(gettext("only an arbiter may mark a player absent"))
@@ -163,7 +158,12 @@ def check_in_close(*, tournament: Tournament, user: AnyUser | None = None) -> li
     if window is None:
         raise Conflict({"round": gettext("round %(number)s has no check-in") % {"number": number}})
     if window.confirmed_at is not None:
-        raise Conflict({"round": gettext("the check-in of round %(number)s is already closed") % {"number": number}})
+        raise Conflict(
+            {
+                "round": gettext("the check-in of round %(number)s is already closed")
+                % {"number": number}
+            }
+        )
     missing = check_in_missing(tournament=tournament, round_number=number)
     window.confirmed_at = timezone.now()
     window.save(update_fields=["confirmed_at"])

@@ -15,8 +15,8 @@ from klinzha_site.page_prerender import pages_ahead_mark
 from klinzha_site.tasking import task_send
 from klinzha_site.user_types import AnyUser
 from klinzha_site.written_versions import version_tracked, version_written
-from tournaments.models import Game, Registration, Round, Tournament
 from tournaments.check_in_selectors import check_in_window_for
+from tournaments.models import Game, Registration, Round, Tournament
 from tournaments.page_selectors import tournament_page_scope
 from tournaments.roles import Role, role_require, user_is_official
 from tournaments.selectors import (
