@@ -1,5 +1,6 @@
 """Clubs, players, tournaments with their settings, registrations, rounds and their games,
-bye requests, check-in, penalties, the audit trail, pairing jobs and ratings; one module per topic."""
+bye requests, check-in, penalties, the audit trail, pairing jobs and ratings; one module
+per topic."""
 
 from tournaments.models.audit import AuditEntry, SiteAudit
 from tournaments.models.check_in import EVENT_WINDOW, CheckIn, CheckInWindow

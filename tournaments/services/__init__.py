@@ -1,6 +1,6 @@
 """Writes of the tournament, one transaction each, by topic: events (settings, officials),
-entrants, check-in, rounds, results, round pairing and pairing jobs, penalties, TRF import. The names
-are gathered here for callers; the modules import each other directly."""
+entrants, check-in, rounds, results, round pairing and pairing jobs, penalties, TRF
+import. The names are gathered here for callers; the modules import each other directly."""
 
 from tournaments.services.accounts import player_language_set
 from tournaments.services.check_in import (

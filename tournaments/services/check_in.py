@@ -127,10 +127,9 @@ def check_in_record(
             raise PermissionDenied(gettext("only an arbiter may mark a player absent"))
         if not check_in_window_open(window=window, now=timezone.now()):
             raise Conflict({"round": gettext("the check-in is not open")})
+    via = CheckIn.Via.LINK if by_link else CheckIn.Via.ACCOUNT
     if arbiter:
         via = CheckIn.Via.ARBITER
-    else:
-        via = CheckIn.Via.LINK if by_link else CheckIn.Via.ACCOUNT
     check_in, _ = CheckIn.objects.update_or_create(
         registration=reg,
         round_number=window.round_number,
