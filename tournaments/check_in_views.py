@@ -48,9 +48,11 @@ def _page(request: HttpRequest, reg: Registration, *, token: str) -> HttpRespons
         "refused": refused,
     }
     response = render(request, "tournaments/check_in.html", context, status=409 if refused else 200)
-    # The page carries a private link: never kept by a cache, never sent on as a referrer.
+    # The page carries a private link: never kept by a cache, never sent to another site as
+    # a referrer (same-origin, not no-referrer: the check-in form's Origin must stay ours for
+    # the CSRF check).
     response["Cache-Control"] = "private, no-store"
-    response["Referrer-Policy"] = "no-referrer"
+    response["Referrer-Policy"] = "same-origin"
     return response
 
 

@@ -190,6 +190,7 @@ def test_the_private_link_checks_in_without_an_account(event):
     assert page.status_code == 200
     assert "Dee" in page.content.decode()
     assert "no-store" in page["Cache-Control"]
+    assert page["Referrer-Policy"] == "same-origin"
     done = client.post(url)
     assert done.status_code == 200
     assert 'id="checked-in"' in done.content.decode()
