@@ -18,6 +18,8 @@ from tournaments import services
 from tournaments.audit import Action
 from tournaments.check_in_selectors import check_in_token, check_in_token_registration
 from tournaments.models import CheckIn, Game, Registration, Tournament
+from tournaments.services import check_in as check_in_services
+from tournaments.services.check_in import CHECK_IN_REMIND_TASK
 from tournaments.tasks import check_in_remind_task
 
 pytestmark = pytest.mark.django_db
@@ -254,15 +256,23 @@ def test_the_api_arbiter_list_override_and_close(event):
 
 
 def test_reminders_go_to_who_has_not_checked_in_with_their_link(
-    event, mailoutbox, django_capture_on_commit_callbacks
+    event, mailoutbox, monkeypatch, django_capture_on_commit_callbacks
 ):
     t, regs, arbiter = event
     bob = regs[1].player
     bob.user = User.objects.create_user("bob", email="bob@example.org")
     bob.save(update_fields=["user"])
-    with django_capture_on_commit_callbacks(execute=True):
+    queued: list[tuple[str, tuple[object, ...]]] = []
+    monkeypatch.setattr(
+        check_in_services, "task_send", lambda name, *args, **kw: queued.append((name, args))
+    )
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
         window = open_window(t, arbiter)
-    # Ann and Bob have accounts and have not checked in: both reminded, each their own link
+    assert queued == [] and len(callbacks) == 1  # queued only once committed
+    callbacks[0]()
+    assert queued == [(CHECK_IN_REMIND_TASK, (window.pk,))]  # the task takes the id
+    # the worker's task: Ann and Bob have accounts and have not checked in, each their link
+    assert check_in_remind_task(window.pk) == 2
     assert sorted(m.to[0] for m in mailoutbox) == ["ann@example.org", "bob@example.org"]
     bob_mail = next(m for m in mailoutbox if m.to == ["bob@example.org"])
     assert check_in_token(registration=regs[1]) in bob_mail.body
@@ -270,6 +280,8 @@ def test_reminders_go_to_who_has_not_checked_in_with_their_link(
     services.check_in_record(registration=regs[0], user=regs[0].player.user)
     assert check_in_remind_task(window.pk) == 1
     assert [m.to for m in mailoutbox] == [["bob@example.org"]]
+    services.check_in_close(tournament=t, user=arbiter)
+    assert check_in_remind_task(window.pk) == 0  # closed: nobody is reminded
 
 
 def test_the_arbiter_page_lists_confirms_and_closes(event):
