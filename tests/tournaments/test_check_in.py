@@ -326,3 +326,17 @@ def test_a_closed_window_is_said_on_the_page_not_a_server_error(event):
     assert resp.status_code == 409
     assert 'id="check-in-refused"' in resp.content.decode()
     assert not CheckIn.objects.exists()
+
+
+def test_the_desk_sends_the_arbiter_to_the_check_in_before_pairing(event):
+    t, regs, arbiter = event
+    client = Client()
+    client.force_login(arbiter)
+    page = client.get(f"/arbiter/t/{t.slug}/").content.decode()
+    assert 'id="pair-next"' in page and 'id="pair-after-check-in"' not in page
+    open_window(t, arbiter)
+    page = client.get(f"/arbiter/t/{t.slug}/").content.decode()
+    assert 'id="pair-next"' not in page and 'id="pair-after-check-in"' in page
+    services.check_in_close(tournament=t, user=arbiter)
+    page = client.get(f"/arbiter/t/{t.slug}/").content.decode()
+    assert 'id="pair-next"' in page
