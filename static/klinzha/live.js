@@ -9,8 +9,11 @@
   var root = document.querySelector("[data-live-poll]");
   if (!root || !window.fetch || !window.DOMParser) { return; }
   var every = (parseInt(root.getAttribute("data-live-every"), 10) || 15) * 1000;
-  var version = root.getAttribute("data-live-version");
   var etag = null;
+
+  // The element as the page holds it now: an htmx swap (the console's) may have replaced
+  // it, with the version it was rendered at.
+  function current() { return document.querySelector("[data-live-poll]") || root; }
 
   function busy(el) {
     var active = document.activeElement;
@@ -25,6 +28,7 @@
   }
 
   function swap(next) {
+    root = current();
     if (busy(root)) { return Promise.resolve(false); }
     var fragment = root.hasAttribute("data-live-fragment");
     var headers = fragment ? { "HX-Request": "true" } : {};
@@ -50,6 +54,8 @@
 
   function tick() {
     if (document.hidden) { return later(); }
+    root = current();
+    var version = root.getAttribute("data-live-version");
     var headers = etag ? { "If-None-Match": etag } : {};
     fetch(root.getAttribute("data-live-poll"), {
       credentials: "same-origin", cache: "no-store", headers: headers
@@ -60,7 +66,7 @@
     }).then(function (data) {
       if (!data || String(data.version) === version) { return false; }
       var next = String(data.version);
-      return swap(next).then(function (done) { if (done) { version = next; } });
+      return swap(next);
     }).catch(function () { return null; }).then(later);
   }
 
