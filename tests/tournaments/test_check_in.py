@@ -340,3 +340,18 @@ def test_the_desk_sends_the_arbiter_to_the_check_in_before_pairing(event):
     services.check_in_close(tournament=t, user=arbiter)
     page = client.get(f"/arbiter/t/{t.slug}/").content.decode()
     assert 'id="pair-next"' in page
+
+
+def test_the_audit_page_reads_check_ins_as_sentences(event):
+    t, regs, arbiter = event
+    open_window(t, arbiter)
+    services.check_in_record(registration=regs[0], user=regs[0].player.user)
+    services.check_in_record(registration=regs[1], user=arbiter, present=False)
+    services.check_in_close(tournament=t, user=arbiter)
+    client = Client()
+    client.force_login(arbiter)
+    page = client.get(f"/arbiter/t/{t.slug}/audit/").content.decode()
+    assert "ann checked Ann in for round 1" in page
+    assert "arb marked Bob absent for round 1" in page
+    assert "arb closed the check-in of round 1; not checked in: Bob, Cid, Dee, Eve" in page
+    assert "arb set the check-in of round 1: from" in page
