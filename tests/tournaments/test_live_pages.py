@@ -107,3 +107,12 @@ def test_the_console_follows_the_poll_instead_of_rendering_every_few_seconds(run
     assert 'hx-trigger="every' not in page
     partial = client.get(f"/arbiter/t/{t.slug}/round/1/", HTTP_HX_REQUEST="true")
     assert partial.content.decode().lstrip().startswith('<div id="games"')
+
+
+def test_the_poll_costs_one_query(running, django_assert_num_queries):
+    t, _, _ = running
+    client = Client()
+    url = f"/t/{t.slug}/live/"
+    etag = client.get(url)["ETag"]
+    with django_assert_num_queries(1):
+        assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
