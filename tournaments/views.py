@@ -304,7 +304,8 @@ def _display(request: HttpRequest, slug: str) -> HttpResponse:
         return HttpResponseBadRequest(
             f"rows must be a number from {ROWS_MIN} to {ROWS_MAX} (digits 0-9)"
         )
-    rnd, slides = display_slides(tournament=t, per_page=rows or ROWS_DEFAULT)
+    per_page = rows or ROWS_DEFAULT
+    rnd, slides = display_slides(tournament=t, per_page=per_page)
     return render(
         request,
         "tournaments/display.html",

@@ -7,6 +7,20 @@
   if (!root) { return; }
   var every = (parseInt(root.getAttribute("data-display-every"), 10) || 12) * 1000;
   var at = 0;
+  // Paged to fit: with no ?rows= asked, the page asks again with as many rows as this
+  // screen holds (the server pages by it; each count is a page of its own in the cache).
+  var params = new URLSearchParams(window.location.search);
+  var first = document.querySelector("[data-slide] tbody");
+  if (!params.has("rows") && first && first.rows.length) {
+    var rowHeight = first.rows[0].getBoundingClientRect().height;
+    var room = window.innerHeight - first.getBoundingClientRect().top - 8;
+    var fit = Math.max(5, Math.min(60, Math.floor(room / rowHeight)));
+    if (rowHeight > 0 && fit !== parseInt(root.getAttribute("data-display-rows"), 10)) {
+      params.set("rows", String(fit));
+      window.location.replace(window.location.pathname + "?" + params.toString());
+      return;
+    }
+  }
   function show(n) {
     var slides = document.querySelectorAll("[data-slide]");
     if (!slides.length) { return; }

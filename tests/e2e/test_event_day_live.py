@@ -86,3 +86,25 @@ def test_an_entrant_checks_in_by_their_link_on_a_phone(live_server, browser_page
     page.get_by_role("button", name="Check in").click()
     assert page.locator("#checked-in").is_visible()
     assert CheckIn.objects.get(registration=reg).via == CheckIn.Via.LINK
+
+
+def test_the_display_screen_pages_to_fit_the_screen(live_server, browser_page):
+    officials = officials_make()
+    names = tuple(f"Player {chr(65 + i)}{chr(65 + j)}" for i in range(2) for j in range(10))
+    t, players = event_make(officials, slug="fit-e2e", names=names)
+    round_make(t, [(players[i], players[i + 1]) for i in range(0, len(players), 2)])
+    page = browser_page
+    for height in (768, 1080):
+        page.set_viewport_size({"width": 1366, "height": height})
+        page.goto(f"{live_server.url}/t/{t.slug}/display/")
+        page.wait_for_url("**/display/?rows=*")
+        rows = int(page.url.rsplit("=", 1)[1])
+        body = page.locator("[data-slide]").nth(0).locator("tbody")
+        assert body.locator("tr").count() == rows
+        bottom = page.evaluate(
+            "() => document.querySelector('[data-slide] tbody').getBoundingClientRect().bottom"
+        )
+        assert bottom <= height  # the first screen fits, no scrolling
+        if height == 768:
+            small = rows
+    assert rows > small  # a taller screen holds more rows
