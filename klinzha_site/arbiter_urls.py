@@ -4,6 +4,7 @@ console's (games), in one namespace."""
 from django.urls import path
 
 from games import arbiter_views as console
+from tournaments import arbiter_check_in as check_in
 from tournaments import arbiter_entrants as entrants
 from tournaments import arbiter_trf
 from tournaments import arbiter_views as v
@@ -29,6 +30,10 @@ urlpatterns = [
     path("t/<slug:slug>/byes/", v.bye_request, name="bye-request"),
     path("t/<slug:slug>/accounts/", v.account_link, name="account"),
     path("t/<slug:slug>/records/", console.records_upload, name="records-upload"),
+    path("t/<slug:slug>/check-in/", check_in.check_in_page, name="check-in"),
+    path("t/<slug:slug>/check-in/window/", check_in.check_in_window, name="check-in-window"),
+    path("t/<slug:slug>/check-in/close/", check_in.check_in_close, name="check-in-close"),
+    path("t/<slug:slug>/check-in/<int:player_id>/", check_in.check_in_set, name="check-in-set"),
     path("t/<slug:slug>/pair/", v.pair, name="pair"),
     path("t/<slug:slug>/pairing/<int:job_id>/", v.pairing_job, name="pairing-job"),
     path("t/<slug:slug>/round/<int:number>/", console.round_console, name="round"),

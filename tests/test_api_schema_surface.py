@@ -80,6 +80,7 @@ def test_the_snapshot_covers_every_router_resource() -> None:
     stored = json.loads(SNAPSHOT.read_text(encoding="utf-8"))
     prefixes = {key.split()[1].split("/")[2] for key in stored}
     assert prefixes == {
+        "check-in",
         "clubs",
         "games",
         "players",

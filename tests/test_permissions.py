@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 import pytest
@@ -13,13 +13,17 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.test import Client
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from games.models import ClockAdjustment, RecordSubmission
 from tournaments import services
+from tournaments.check_in_selectors import check_in_token
 from tournaments.models import (
     AuditEntry,
     Club,
+    CheckIn,
+    CheckInWindow,
     ForbiddenPair,
     Game,
     Penalty,
@@ -125,6 +129,14 @@ def build_world() -> World:
     )
     penalty = services.penalty_impose(
         tournament=t, player=players[1], kind="warning", reason="noise", user=None
+    )
+    # round 3's check-in, open: entrants and arbiters may check in (issue 26)
+    now = timezone.now()
+    CheckInWindow.objects.create(
+        tournament=t,
+        round_number=3,
+        opens_at=now - timedelta(hours=1),
+        closes_at=now + timedelta(hours=1),
     )
     # a clock correction to revoke (Art. 6.12)
     ClockAdjustment.objects.create(game=game, side="green", seconds=30, article="6.12")
@@ -287,6 +299,14 @@ def link_after_foreign_registration(w: World, user: Any, client: Client) -> Any:
 def p1(w: World) -> Player:
     """An account-less player of this event (the second of board 1)."""
     return w.game.second
+
+
+def check_in_by_link(w: World, user: Any, client: Client) -> Any:
+    """The private link: whoever holds it, signed in or not, checks its entrant in."""
+    if user is not None:
+        sign_in(w, user, client)
+    reg = w.t.registrations.get(player=w.player)
+    return client.post(f"/check-in/{check_in_token(registration=reg)}/")
 
 
 def foreign_penalty(w: World, user: Any) -> Any:
@@ -484,6 +504,34 @@ ENDPOINTS: list[tuple[str, Call, set[str]]] = [
         ARBITERS,
     ),
     ("api pair", api_post(T + "/pair/", {}), ARBITERS),
+    # Issue 26: check-in.
+    (
+        "api check-in window",
+        api_post(
+            T + "/check-in-windows/",
+            {"round": 4, "opens_at": "2026-11-01T09:00:00Z", "closes_at": "2026-11-01T10:00:00Z"},
+        ),
+        ARBITERS,
+    ),
+    (
+        "api check-in override",
+        api_post(T + "/check-in/", lambda w: {"player": w.player.pk, "present": False}),
+        ARBITERS,
+    ),
+    ("api check-in close", api_post(T + "/check-in/close/", {}), ARBITERS),
+    ("api check in oneself", api_post("/api/check-in/", {"tournament": "perm-open"}), {"player"}),
+    ("page check in by the private link", check_in_by_link, set(ROLES)),
+    ("page check in oneself", page_post("/t/perm-open/check-in/"), {"player"}),
+    (
+        "arbiter check-in window",
+        page_post(
+            A + "/check-in/window/",
+            {"round_number": 4, "opens_at": "2026-11-01 09:00", "closes_at": "2026-11-01 10:00"},
+        ),
+        ARBITERS,
+    ),
+    ("arbiter check-in override", page_post(A + "/check-in/{w.player.pk}/"), ARBITERS),
+    ("arbiter check-in close", page_post(A + "/check-in/close/", {"confirm": "1"}), ARBITERS),
     (
         "api edit pairings",
         api_post(T + "/edit-pairings/", {"round": 2, "pairings": [[1, 2]]}),
@@ -751,6 +799,8 @@ STATE = [
     lambda w: sorted(SeriesEvent.objects.values_list("tournament_id", "status")),
     lambda w: sorted(Club.officials.through.objects.values_list("club_id", "user_id")),
     lambda w: sorted(Player.objects.values_list("id", "federation")),
+    lambda w: sorted(CheckIn.objects.values_list("registration_id", "present")),
+    lambda w: sorted(CheckInWindow.objects.values_list("round_number", "confirmed_at")),
 ]
 
 
@@ -913,6 +963,9 @@ def test_the_table_names_every_write_route():
         "arbiter:penalty",
         "arbiter:revoke",
         "arbiter:irregularity",
+        "arbiter:check-in-window",
+        "arbiter:check-in-set",
+        "arbiter:check-in-close",
         "games:submit",
         "games:sign",
         "games:confirm",
@@ -934,6 +987,7 @@ def test_the_table_names_every_write_route():
     pages = {n for n in names if n.startswith(("arbiter:", "games:"))}
     reads = {"arbiter:dashboard", "arbiter:manage", "arbiter:round", "arbiter:audit"}
     reads |= {"arbiter:pairing-job", "arbiter:export-trf", "arbiter:time-control"}
+    reads |= {"arbiter:check-in"}
     reads |= {"games:detail", "games:status", "games:board", "games:canonical"}
     assert pages - reads == covered
 

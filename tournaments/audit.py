@@ -62,6 +62,9 @@ class Action(StrEnum):
     SERIES_EVENT_INVITED = "series.event_invited"
     SERIES_EVENT_ACCEPTED = "series.event_accepted"
     CLUB_OFFICIALS = "club.officials"
+    CHECK_IN_WINDOW = "check_in.window"
+    CHECK_IN = "check_in"
+    CHECK_IN_CLOSED = "check_in.closed"
 
 
 # How the arbiter's page names each action, in the reader's language (the trail itself, the
@@ -102,6 +105,9 @@ ACTION_LABELS: dict[str, Any] = {
     Action.SERIES_EVENT_INVITED: gettext_lazy("invited into a series"),
     Action.SERIES_EVENT_ACCEPTED: gettext_lazy("counts in a series"),
     Action.CLUB_OFFICIALS: gettext_lazy("club officials changed"),
+    Action.CHECK_IN_WINDOW: gettext_lazy("check-in window set"),
+    Action.CHECK_IN: gettext_lazy("check-in"),
+    Action.CHECK_IN_CLOSED: gettext_lazy("check-in closed"),
 }
 
 

@@ -216,6 +216,23 @@ def _bye(e: AuditEntry, c: Context, n: _Names) -> str:
     return words % {**c, "player": data.get("player", "?"), "round": data.get("round", "?")}
 
 
+def _check_in(e: AuditEntry, c: Context, n: _Names) -> str:
+    data = e.after or {}
+    names = {"player": data.get("player", "?"), "round": data.get("round", "?")}
+    if e.action == Action.CHECK_IN_CLOSED:
+        missing = ", ".join(data.get("missing", [])) or "–"
+        return gettext(
+            "%(who)s closed the check-in of round %(round)s; not checked in: %(missing)s"
+        ) % {**c, **names, "missing": missing}
+    if e.action == Action.CHECK_IN_WINDOW:
+        return gettext(
+            "%(who)s set the check-in of round %(round)s: from %(opens)s to %(closes)s"
+        ) % {**c, **names, "opens": data.get("opens_at", "?"), "closes": data.get("closes_at", "?")}
+    if data.get("present", True):
+        return gettext("%(who)s checked %(player)s in for round %(round)s") % {**c, **names}
+    return gettext("%(who)s marked %(player)s absent for round %(round)s") % {**c, **names}
+
+
 def _start_ranks(e: AuditEntry, c: Context, n: _Names) -> str:
     before = {name: rank for name, rank in (e.before or {}).get("start_ranks", [])}
     moved = [
@@ -270,6 +287,9 @@ SENTENCES: dict[str, Sentence] = {
     Action.BYE_REQUEST: _bye,
     Action.BYE_REQUEST_CANCELLED: _bye,
     Action.START_RANKS: _start_ranks,
+    Action.CHECK_IN: _check_in,
+    Action.CHECK_IN_CLOSED: _check_in,
+    Action.CHECK_IN_WINDOW: _check_in,
     Action.SETTINGS: _settings,
     Action.OFFICIALS: _officials,
     Action.ROUND_PUBLISHED: _simple(lambda: gettext("%(who)s published %(what)s")),

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.core.cache import cache
 
+from tournaments.check_in_selectors import check_in_absent_players
 from tournaments.models import ByeRequest, ForbiddenPair, Game, PairingJob, Registration, Tournament
 from tournaments.pairing import PairingPlayer
 from tournaments.selectors import standings_compute
@@ -107,12 +108,14 @@ def pairing_players(
     ):
         forbidden.setdefault(a, set()).add(b)
         forbidden.setdefault(b, set()).add(a)
+    # Who did not check in for the round, when the event treats them as absent: unpaired.
+    absent = check_in_absent_players(tournament=tournament, round_number=round_number)
     players = []
     regs = Registration.objects.filter(tournament=tournament).select_related("player__club")
     for i, reg in enumerate(regs.order_by("start_rank", "id"), start=1):
         if reg.status != Registration.Status.ACTIVE or reg.first_round > round_number:
             continue
-        if reg.player_id in requested:
+        if reg.player_id in requested or reg.player_id in absent:
             continue
         pid = reg.player_id
         players.append(

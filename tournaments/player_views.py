@@ -14,12 +14,14 @@ from django.contrib.auth.hashers import UNUSABLE_PASSWORD_PREFIX
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from klinzha_site.errors import Conflict
 from klinzha_site.links import site_domain, site_url
 from tournaments import player_selectors, selectors
+from tournaments.check_in_selectors import check_ins_due
 from tournaments.models import Player
 from tournaments.permissions import errors_text
 from tournaments.roles import user_is_official, user_may_invite_player, user_player
@@ -103,6 +105,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
             "penalties": (
                 selectors.player_penalties(player=player, user=request.user) if player else []
             ),
+            "check_ins": (check_ins_due(player_id=player.pk, now=timezone.now()) if player else []),
         },
     )
 

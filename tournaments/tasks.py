@@ -7,6 +7,7 @@ from celery.signals import worker_ready
 
 from klinzha_site.celery_options import RELIABLE
 from tournaments.published import tournament_pages_prerender
+from tournaments.services.check_in import CHECK_IN_REMIND_TASK, check_in_remind
 from tournaments.services.common import PAGES_RENDER_TASK
 from tournaments.services.pairing_jobs import (
     PAIR_ROUND_TASK,
@@ -52,6 +53,12 @@ def ratings_run_task(pool: str) -> dict[str, object]:
 def rating_periods_sweep_task() -> int:
     """Every pool's ratings_run, every KZ_SWEEP_EVERY seconds from the beat schedule."""
     return sum(len(s.closed) + len(s.rerated) for s in ratings_sweep().values())
+
+
+@shared_task(name=CHECK_IN_REMIND_TASK, max_retries=3, **RELIABLE)
+def check_in_remind_task(window_id: int) -> int:
+    """A check-in window's reminder mails (queued when the window is set, on commit)."""
+    return check_in_remind(window_id=window_id)
 
 
 @worker_ready.connect

@@ -2,7 +2,14 @@
 
 from django.urls import path
 
-from tournaments import club_views, rating_views, series_views, views
+from tournaments import (
+    check_in_views,
+    club_views,
+    live_views,
+    rating_views,
+    series_views,
+    views,
+)
 
 app_name = "tournaments"
 urlpatterns = [
@@ -13,6 +20,10 @@ urlpatterns = [
     path("t/<slug:slug>/crosstable/", views.crosstable, name="crosstable"),
     path("t/<slug:slug>/crosstable.csv", views.crosstable_csv, name="crosstable-csv"),
     path("t/<slug:slug>/crosstable.json", views.crosstable_json, name="crosstable-json"),
+    path("t/<slug:slug>/check-in/", check_in_views.check_in_signed_in, name="check-in-mine"),
+    path("check-in/<str:token>/", check_in_views.check_in_by_link, name="check-in"),
+    path("t/<slug:slug>/live/", live_views.live_version, name="live"),
+    path("t/<slug:slug>/display/", views.display, name="display"),
     path("p/<int:pk>/", views.player_detail, name="player"),
     path("ratings/", rating_views.ratings_index, name="ratings"),
     path("ratings/<slug:pool>/", rating_views.rating_list, name="rating-list"),

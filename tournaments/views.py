@@ -24,7 +24,9 @@ from klinzha_site.page_cache import page_serve, page_splice
 from klinzha_site.parsing import ID_MAX, ascii_int_or_none
 from tournaments import page_selectors, selectors
 from tournaments.audit import audit_head
+from tournaments.display_selectors import ROWS_DEFAULT, ROWS_MAX, ROWS_MIN, display_slides
 from tournaments.formats import points_formatter
+from tournaments.live_views import DISPLAY_SECONDS, LIVE_EVERY
 from tournaments.models import Player, Tournament
 from tournaments.models.ratings import POOL_CHOICES
 from tournaments.published import tournament_published_serve
@@ -283,5 +285,37 @@ def _player_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 }
                 for h in player_rating_history(player=player)
             ],
+        },
+    )
+
+
+def display(request: HttpRequest, slug: str) -> HttpResponseBase:
+    """The full-screen page for a venue's TV: the current round's pairings by name, its
+    results and the standings, a screen at a time in turn (display.js), following the
+    event as live pages do; ?rows= sets how many rows fit a screen."""
+    return _published(request, slug, "display", lambda r: _display(r, slug), ("rows",))
+
+
+def _display(request: HttpRequest, slug: str) -> HttpResponse:
+    t = _tournament(slug)
+    try:
+        rows = ascii_int_or_none(
+            request.GET.get("rows") or None, field="rows", lo=ROWS_MIN, hi=ROWS_MAX
+        )
+    except ValidationError:
+        return HttpResponseBadRequest(
+            f"rows must be a number from {ROWS_MIN} to {ROWS_MAX} (digits 0-9)"
+        )
+    per_page = rows or ROWS_DEFAULT
+    rnd, slides = display_slides(tournament=t, per_page=per_page)
+    return render(
+        request,
+        "tournaments/display.html",
+        {
+            "t": t,
+            "round": rnd,
+            "slides": slides,
+            "every": DISPLAY_SECONDS,
+            "live_every": LIVE_EVERY,
         },
     )

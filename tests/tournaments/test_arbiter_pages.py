@@ -127,7 +127,7 @@ def test_console_enters_results_and_standings_follow(client, organizer, event):
     services.round_pair(tournament=event, user=organizer)
     game = Game.objects.filter(round__tournament=event, kind=Game.Kind.GAME).first()
     page = client.get(f"/arbiter/t/{event.slug}/round/1/").content.decode()
-    assert f'id="game-{game.board}"' in page and "hx-trigger" in page
+    assert f'id="game-{game.board}"' in page and "data-live-poll" in page
     resp = client.post(
         f"/arbiter/t/{event.slug}/game/{game.pk}/result/",
         {"result": "second_win"},

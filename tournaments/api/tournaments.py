@@ -14,6 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tournaments import selectors, services
+from tournaments.api.check_in import CheckInActions
 from tournaments.api.common import api_published
 from tournaments.api.entrants import EntrantActions
 from tournaments.api.errors import errors
@@ -40,7 +41,12 @@ from tournaments.standings import standings_json
     ),
 )
 class TournamentViewSet(
-    EntrantActions, RoundActions, PenaltyActions, TrfImportActions, viewsets.ModelViewSet
+    EntrantActions,
+    CheckInActions,
+    RoundActions,
+    PenaltyActions,
+    TrfImportActions,
+    viewsets.ModelViewSet,
 ):
     queryset = Tournament.objects.all()
     serializer_class = TournamentSerializer

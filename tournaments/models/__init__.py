@@ -1,7 +1,9 @@
 """Clubs, players, tournaments with their settings, registrations, rounds and their games,
-bye requests, penalties, the audit trail, pairing jobs, ratings and series; one module per topic."""
+bye requests, check-in, penalties, the audit trail, pairing jobs, ratings and series; one
+module per topic."""
 
 from tournaments.models.audit import AuditEntry, SiteAudit
+from tournaments.models.check_in import EVENT_WINDOW, CheckIn, CheckInWindow
 from tournaments.models.events import (
     ByeRequest,
     ForbiddenPair,
@@ -33,6 +35,9 @@ __all__ = [
     "Round",
     "ByeRequest",
     "ForbiddenPair",
+    "CheckIn",
+    "CheckInWindow",
+    "EVENT_WINDOW",
     "Colour",
     "colour_other",
     "Game",

@@ -52,6 +52,11 @@ class Tournament(models.Model):
         GEOMETRIC = "geometric", _("Geometric (Appendix C)")
         DESCRIPTIVE = "descriptive", _("Descriptive")
 
+    class CheckInMissing(models.TextChoices):
+        ABSENT = "absent", _("Absent this round")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
+        PAIRED = "paired", _("Paired anyway")
+
     class FreeRound(models.TextChoices):
         DID_NOT_PLAY = "did_not_play", _("Did not play: no points")
         BYE = "bye", _("A pairing-allocated bye with its points")
@@ -186,6 +191,14 @@ class Tournament(models.Model):
         decimal_places=2,
         default=Decimal("0"),
         validators=[MinValueValidator(Decimal("-9")), MaxValueValidator(Decimal("9"))],
+    )
+    # Who has not checked in when a check-in window closes (tournaments.services.check_in).
+    check_in_missing = models.CharField(
+        _("who did not check in"),
+        max_length=10,
+        choices=CheckInMissing.choices,
+        default=CheckInMissing.ABSENT,
+        help_text=_("how those who did not check in are treated once the window closes"),
     )
     # The version of everything the event publishes (its page, standings, crosstable,
     # pairings, its players' pages, their CSV, JSON and API forms): their cache keys carry it,

@@ -1,8 +1,15 @@
 """Writes of the tournament, one transaction each, by topic: events (settings, officials),
-entrants, rounds, results, round pairing and pairing jobs, penalties, TRF import, series and
-clubs. The names are gathered here for callers; the modules import each other directly."""
+entrants, check-in, rounds, results, round pairing and pairing jobs, penalties, TRF import,
+series and clubs. The names are gathered here for callers; the modules import each other
+directly."""
 
 from tournaments.services.accounts import player_language_set
+from tournaments.services.check_in import (
+    check_in_close,
+    check_in_record,
+    check_in_reminders_queue,
+    check_in_window_set,
+)
 from tournaments.services.clubs import club_officials_set
 from tournaments.services.entrants import (
     bye_request_cancel,
@@ -77,6 +84,10 @@ __all__ = [
     "TrfCheck",
     "TrfImport",
     "bye_request_cancel",
+    "check_in_close",
+    "check_in_record",
+    "check_in_reminders_queue",
+    "check_in_window_set",
     "bye_request_create",
     "forbidden_pair_create",
     "forbidden_pair_delete",

@@ -15,6 +15,7 @@ from klinzha_site.page_prerender import pages_ahead_mark
 from klinzha_site.tasking import task_send
 from klinzha_site.user_types import AnyUser
 from klinzha_site.written_versions import version_tracked, version_written
+from tournaments.check_in_selectors import check_in_window_for
 from tournaments.models import Game, Registration, Round, Tournament
 from tournaments.page_selectors import tournament_page_scope
 from tournaments.roles import Role, role_require, user_is_official
@@ -103,6 +104,7 @@ def pairing_preconditions_check(tournament: Tournament, number: int) -> None:
                 }
             )
     next_round_check(tournament, number)
+    _check_in_closed_check(tournament, number)
     games = Game.objects.filter(
         round__tournament=tournament, round__number=number - 1, kind=Game.Kind.GAME
     ).select_related("first", "second")
@@ -146,6 +148,22 @@ def pairing_preconditions_check(tournament: Tournament, number: int) -> None:
                     active,
                 )
                 % {"active": active, "number": number}
+            }
+        )
+
+
+def _check_in_closed_check(tournament: Tournament, number: int) -> None:
+    """Refuse to pair a round whose check-in the arbiter has not closed: they see who did
+    not check in, and confirm, first (services.check_in.check_in_close)."""
+    window = check_in_window_for(tournament=tournament, round_number=number)
+    if window is not None and window.confirmed_at is None:
+        raise Conflict(
+            {
+                "round": gettext(
+                    "the check-in of round %(number)s is not closed: see who has not checked "
+                    "in and close it before pairing"
+                )
+                % {"number": number}
             }
         )
 

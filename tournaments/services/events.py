@@ -56,6 +56,7 @@ SETTINGS = (
     "withdrawal_results",
     "free_round",
     "late_entry_points",
+    "check_in_missing",
 )
 
 

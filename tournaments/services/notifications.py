@@ -16,7 +16,8 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from klinzha_site.links import site_link
-from tournaments.models import Game, Penalty, Player, Round
+from tournaments.check_in_selectors import check_in_token
+from tournaments.models import CheckInWindow, Game, Penalty, Player, Registration, Round
 
 logger = logging.getLogger(__name__)
 
@@ -203,3 +204,36 @@ def notify_penalty(*, penalty: Penalty) -> None:
             "article": penalty.article,
         }
     _after_commit([(to, subject, body)])
+
+
+def check_in_link(*, registration: Registration) -> str:
+    """The private link an entrant checks in with, no account needed."""
+    token = check_in_token(registration=registration)
+    return site_link(reverse("tournaments:check-in", args=[token]))
+
+
+def notify_check_in(*, window: CheckInWindow, registrations: Iterable[Registration]) -> int:
+    """Remind each of `registrations` with an account to check in by `window`, with their
+    private link, in their language; sent now (from a worker), the number sent."""
+    messages = []
+    tournament = window.tournament
+    for reg in registrations:
+        to = _email_of(reg.player)
+        if not to:
+            continue
+        with translation.override(_language(reg.player)):
+            subject = gettext("%(event)s: check in") % {"event": tournament.name}
+            body = gettext(
+                "Please check in for %(event)s between %(opens)s and %(closes)s UTC."
+            ) % {
+                "event": tournament.name,
+                "opens": f"{window.opens_at:%Y-%m-%d %H:%M}",
+                "closes": f"{window.closes_at:%Y-%m-%d %H:%M}",
+            }
+            body += "\n\n" + gettext("Check in here: %(url)s") % {
+                "url": check_in_link(registration=reg)
+            }
+            body += "\n"
+        messages.append((to, subject, body))
+    _send(messages)
+    return len(messages)
