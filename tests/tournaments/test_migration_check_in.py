@@ -11,8 +11,8 @@ import pytest
 from tests.migrating import migrate as _migrate
 from tests.migrating import migrate_latest
 
-BEFORE = [("tournaments", "0021_ratings")]
-AFTER = [("tournaments", "0022_check_in")]
+BEFORE = [("tournaments", "0022_series_club_officials")]
+AFTER = [("tournaments", "0023_check_in")]
 
 
 @pytest.mark.django_db(transaction=True)

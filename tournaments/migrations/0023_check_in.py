@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0021_ratings'),
+        ('tournaments', '0022_series_club_officials'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
