@@ -96,6 +96,7 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
         "ablation_limit",
         "resignation_after_moves",
         "tiebreak_rules",
+        "play",
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
