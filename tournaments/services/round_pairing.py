@@ -37,6 +37,7 @@ from tournaments.services.common import (
     tournament_lock,
 )
 from tournaments.services.rounds import round_create
+from tournaments.signals import round_published
 
 Progress = Callable[[float, str], None]
 
@@ -139,6 +140,8 @@ def round_pair(
     rnd.save(update_fields=["explanation", "warnings"])
     if system != Tournament.PairingSystem.SWISS:
         _withdrawn_games_settle(rnd, user, free_rounds=system in ROUND_ROBINS)
+    if publish:
+        round_published.send(sender=Round, round=rnd, user=user)
     return rnd
 
 
