@@ -12,6 +12,8 @@ from django.conf import settings
 from django.utils.translation import gettext
 
 from games.signing import (
+    SITE_ROLE,
+    SITE_SIGNER,
     Signature,
     SignatureError,
     b64,
@@ -22,9 +24,6 @@ from games.signing import (
 )
 
 ALGORITHM = "Ed25519"
-# The role and signer name of the site's signature on a record (a bundle's `signatures`).
-SITE_ROLE = "site"
-SITE_SIGNER = "site"
 
 
 class SiteKeyMissing(Exception):

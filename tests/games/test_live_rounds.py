@@ -16,9 +16,9 @@ from games.models import RecordSignature
 from games.services.live_battles import live_move_play, live_resign
 from games.signing import Signature, verify_record
 from games.site_key import site_public_keys
+from tests.tournaments.services.factories import event_make, officials_make, round_make
 from tournaments import services
 from tournaments.models import Round, Tournament
-from tests.tournaments.services.factories import event_make, officials_make, round_make
 
 pytestmark = pytest.mark.django_db
 
