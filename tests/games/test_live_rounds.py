@@ -69,9 +69,11 @@ def test_a_player_without_an_account_keeps_the_round_a_proposal():
 def test_without_the_site_key_online_play_refuses_to_start():
     officials, t, players = _online()
     rnd = round_make(t, [(players[0], players[1])], draft=True)
-    with override_settings(KZ_SITE_KEY_FILE=""):
-        with pytest.raises(Exception, match="online play needs the site key"):
-            services.round_publish(round=rnd, user=officials.chief)
+    with (
+        override_settings(KZ_SITE_KEY_FILE=""),
+        pytest.raises(Exception, match="online play needs the site key"),
+    ):
+        services.round_publish(round=rnd, user=officials.chief)
     assert Round.objects.get(pk=rnd.pk).status == Round.Status.DRAFT
 
 
