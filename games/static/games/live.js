@@ -138,7 +138,9 @@
     const opts = options();
     const froms = new Set(opts.map(function (o) { return o.from; }));
     const tos = new Set(opts.filter(function (o) { return o.from === selected; }).map(function (o) { return o.to; }));
-    boardEl.querySelectorAll("[data-square]").forEach(function (sq) {
+    // The squares only: a warrior drawn on one carries its name too, and a click on it
+    // counts for its square (activate), but the marks and the focus go to the square.
+    boardEl.querySelectorAll(".sq[data-square]").forEach(function (sq) {
       const name = sq.dataset.square;
       const from = froms.has(name), to = tos.has(name);
       sq.classList.toggle("live-from", from);
@@ -192,7 +194,7 @@
       const name = sq.dataset.square;
       activate(name);
       // Keep the focus on the board: the chosen warrior, or its first destination.
-      const next = boardEl.querySelector(".live-to") || boardEl.querySelector('[data-square="' + name + '"]');
+      const next = boardEl.querySelector(".live-to") || boardEl.querySelector('.sq[data-square="' + name + '"]');
       if (next) next.focus();
     } else if (e.key === "Escape") {
       selected = null;
