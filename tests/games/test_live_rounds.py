@@ -130,3 +130,10 @@ def test_the_record_of_an_online_battle_is_signed_by_the_site():
     assert sig.public_key in site_public_keys()
     assert verify_record(text, Signature(sig.public_key, sig.signature))
     assert not verify_record(text.replace("Ann", "Anm"), Signature(sig.public_key, sig.signature))
+
+
+def test_a_round_paired_and_published_at_once_opens_its_battles():
+    officials, t, _players = _online()
+    rnd = services.round_pair(tournament=t, user=officials.chief, publish=True)
+    assert rnd.status == Round.Status.PUBLISHED
+    assert LiveBattle.objects.filter(game__round=rnd).count() == 2
