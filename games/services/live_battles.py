@@ -4,6 +4,7 @@ the record and the result (docs/online-play.md)."""
 
 from __future__ import annotations
 
+import logging
 import secrets
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -36,6 +37,8 @@ from rules.pieces import COLOR_NAMES
 from rules.record import write_record
 from tournaments.models import Colour, Game, Round
 from tournaments.services.results import game_result_set
+
+logger = logging.getLogger(__name__)
 
 
 class LiveRefusal(Exception):
@@ -395,8 +398,14 @@ def _battle_end(
 
 
 def _site_signature_add(*, submission: RecordSubmission) -> None:
-    """The site's signature of the record it wrote: what makes an online record final."""
-    sig = site_sign(bytes(submission.raw).decode("utf-8"))
+    """The site's signature of the record it wrote: what makes an online record final. A
+    key lost since the battle opened does not undo its ending: the record is kept unsigned
+    by the site, and the log says so."""
+    try:
+        sig = site_sign(bytes(submission.raw).decode("utf-8"))
+    except SiteKeyMissing as exc:
+        logger.error("record %s of an online battle not signed by the site: %s", submission.pk, exc)
+        return
     RecordSignature.objects.create(
         submission=submission,
         role=RecordSignature.Role.SITE,

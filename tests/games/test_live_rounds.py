@@ -137,3 +137,15 @@ def test_a_round_paired_and_published_at_once_opens_its_battles():
     rnd = services.round_pair(tournament=t, user=officials.chief, publish=True)
     assert rnd.status == Round.Status.PUBLISHED
     assert LiveBattle.objects.filter(game__round=rnd).count() == 2
+
+
+def test_a_site_key_lost_mid_battle_does_not_undo_its_end(caplog):
+    officials, t, players = _online()
+    rnd = _publish(officials, t, players)
+    battle = LiveBattle.objects.get(game__round=rnd, game__board=1)
+    with override_settings(KZ_SITE_KEY_FILE=""):
+        live_resign(battle_id=battle.pk, user=battle.gold)
+    battle.refresh_from_db()
+    assert battle.status == "over" and battle.record is not None
+    assert not RecordSignature.objects.filter(submission=battle.record).exists()
+    assert "not signed by the site" in caplog.text
