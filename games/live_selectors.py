@@ -14,6 +14,7 @@ from rules.clock import ClockError, TimeControl, parse_time_control
 from rules.live import LiveBattle as Battle
 from rules.live_clock import time_left_ms
 from rules.pieces import COLOR_NAMES
+from rules.svg import render_svg
 from tournaments.models import Round
 from tournaments.roles import user_can_arbitrate
 
@@ -107,3 +108,15 @@ def live_battle_state(
         "status": battle.status,
         "result": battle.result,
     }
+
+
+def live_battle_of_game(*, game_id: int) -> LiveBattle | None:
+    """The online battle of a tournament game, or None."""
+    return LiveBattle.objects.filter(game_id=game_id).first()
+
+
+def live_board_svg(*, battle: LiveBattle) -> str:
+    """The picture of the battle's position now, its last ply marked (the live board)."""
+    live = battle_live(battle=battle)
+    last = live.plies[-1].to_move() if live.plies else None
+    return render_svg(live.position, last=last)

@@ -109,6 +109,8 @@ class RecordSignature(models.Model):
         FIRST = "first", _("First placer")
         SECOND = "second", _("Second placer")
         ARBITER = "arbiter", _("Arbiter")
+        # The site's key on the record of a battle played online (games.site_key).
+        SITE = "site", _("The site")
 
     submission = models.ForeignKey(
         RecordSubmission, on_delete=models.CASCADE, related_name="signatures"

@@ -14,6 +14,11 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 
 from rules.record import read_record, write_record
 
+# The role and signer name of the site's signature on a record of a battle played online
+# (games.site_key); no user name has parentheses, so no account can pass for the site.
+SITE_ROLE = "site"
+SITE_SIGNER = "(site)"
+
 
 class SignatureError(ValueError):
     """A key or signature that cannot be read."""

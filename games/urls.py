@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games import views
+from games import live_views, views
 from tournaments.permissions import game_visible
 
 app_name = "games"
@@ -11,6 +11,7 @@ urlpatterns = [
     path("g/<int:pk>/submit/", game_visible(views.game_submit), name="submit"),
     path("g/<int:pk>/status.json", game_visible(views.game_status), name="status"),
     path("g/<int:pk>/board.svg", game_visible(views.game_board), name="board"),
+    path("g/<int:pk>/live.svg", game_visible(live_views.game_live_board), name="live-board"),
     path("g/<int:pk>/canonical.txt", game_visible(views.game_canonical), name="canonical"),
     path("g/<int:pk>/sign/", game_visible(views.game_sign), name="sign"),
     path("g/<int:pk>/confirm/", game_visible(views.game_confirm), name="confirm"),

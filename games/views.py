@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST
 
 from games import selectors, services
 from games.disagreement_selectors import game_disagreement
+from games.live_views import live_context
 from games.models import ClockAdjustment, Irregularity, RecordSubmission
 from klinzha_site.errors import Conflict
 from klinzha_site.parsing import INT_MAX, ascii_int, ascii_int_or_none, json_loads_bounded
@@ -65,6 +66,8 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "clock_articles": ClockAdjustment.ARTICLES,
             # The entered result and the signed record disagree: said beside the result.
             "disagreement": game_disagreement(game=game),
+            # The live board when the game is played online and the visitor may watch it.
+            "live": live_context(game=game, user=request.user),
             **_signatures_context(game, request.user),
         },
     )

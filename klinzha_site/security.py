@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 
+from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest, HttpResponseBase
 
 HEADER = "Content-Security-Policy"
@@ -39,14 +40,26 @@ REDOC_PATH = "/api/redoc/"
 POLICY_SVG = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'"
 
 
+def _with_sockets(policy: str, request: HttpRequest) -> str:
+    """`policy` letting the page open sockets to the site's own origin (ws: beside http:,
+    wss: beside https:), which 'self' does not cover in every browser; the host is one
+    Django validated against ALLOWED_HOSTS, else the policy is left as it is."""
+    try:
+        host = request.get_host()
+    except DisallowedHost:
+        return policy
+    scheme = "wss" if request.is_secure() else "ws"
+    return policy.replace("connect-src 'self'", f"connect-src 'self' {scheme}://{host}", 1)
+
+
 def policy_for(request: HttpRequest, response: HttpResponseBase) -> str:
     """The policy of one response."""
     if response.get("Content-Type", "").startswith("image/svg+xml"):
         return POLICY_SVG
     nonce = getattr(request, "csp_style_nonce", "")
     if request.path == REDOC_PATH and nonce:
-        return POLICY_REDOC.format(nonce=nonce)
-    return POLICY
+        return _with_sockets(POLICY_REDOC.format(nonce=nonce), request)
+    return _with_sockets(POLICY, request)
 
 
 class ContentSecurityPolicyMiddleware:

@@ -10,6 +10,7 @@ from drf_spectacular.views import (
     SpectacularSwaggerSplitView,
 )
 
+from games.api.site_key import SiteKeyView
 from tournaments import player_views
 
 urlpatterns = [
@@ -19,6 +20,8 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
     path("i18n/", include("django.conf.urls.i18n")),
+    # The site's public keys for records of battles played online (games.site_key).
+    path(".well-known/klinzha-site-key", SiteKeyView.as_view(), name="site-key"),
 ]
 urlpatterns += i18n_patterns(
     path("accounts/login/", player_views.LoginView.as_view(), name="login"),

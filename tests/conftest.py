@@ -4,6 +4,7 @@ when CI asks for them (KZ_REQUIRE_INTEGRATION=1)."""
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import settings as hypothesis_settings
@@ -120,6 +121,21 @@ def _default_language() -> None:
     from django.utils import translation
 
     translation.deactivate()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def site_key_file(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The site's Ed25519 key for the session (online play refuses to start without it),
+    named to the settings and to the processes tests start (the environment)."""
+    from django.test import override_settings
+
+    from games.signing import generate_key
+
+    path = tmp_path_factory.mktemp("site-key") / "site.key"
+    path.write_text(generate_key()[0], encoding="ascii")
+    os.environ["KZ_SITE_KEY_FILE"] = str(path)
+    with override_settings(KZ_SITE_KEY_FILE=str(path)):
+        yield str(path)
 
 
 @pytest.fixture(scope="session")

@@ -113,7 +113,20 @@ def test_a_board_svg_opened_by_itself_may_run_nothing():
     request = RequestFactory().get("/g/1/board.svg")
     svg = policy_for(request, HttpResponse(b"<svg/>", content_type="image/svg+xml"))
     assert "default-src 'none'" in svg and "script-src" not in svg
-    assert policy_for(request, HttpResponse(b"x")) == POLICY
+    assert policy_for(request, HttpResponse(b"x")) == POLICY.replace(
+        "connect-src 'self'", "connect-src 'self' ws://testserver"
+    )
+
+
+def test_pages_may_open_sockets_to_the_site_itself_only():
+    """The live board's socket: ws: beside http:, wss: beside https:, the request's own host;
+    a host the site does not serve adds nothing."""
+    plain = policy_for(RequestFactory().get("/g/1/"), HttpResponse(b"x"))
+    assert "connect-src 'self' ws://testserver;" in plain
+    secure = policy_for(RequestFactory().get("/g/1/", secure=True), HttpResponse(b"x"))
+    assert "connect-src 'self' wss://testserver;" in secure
+    stranger = RequestFactory().get("/g/1/", HTTP_HOST="evil.example")
+    assert "connect-src 'self';" in policy_for(stranger, HttpResponse(b"x"))
 
 
 def test_htmx_runs_without_eval_and_injected_styles():

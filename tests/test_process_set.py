@@ -43,3 +43,34 @@ def test_every_routed_queue_has_a_worker_in_the_procfile_and_the_units():
         assert routed <= next(iter(workers.values())) or routed <= workers.get(
             "klinzha-worker.service", set()
         ), workers
+
+
+def _procfile_lines() -> dict[str, str]:
+    lines = (ROOT / "Procfile").read_text(encoding="utf-8").splitlines()
+    return {
+        name: command
+        for name, _, command in (line.partition(": ") for line in lines if line.strip())
+        if not name.startswith("#")
+    }
+
+
+def test_the_sockets_have_an_asgi_process_beside_the_wsgi_web():
+    """The live boards' sockets are served by an ASGI process of their own, in the Procfile
+    and as a unit, with the same command; the web stays on WSGI; `make run` serves both from
+    one uvicorn."""
+    procfile = _procfile_lines()
+    asgi = [command for command in procfile.values() if "klinzha_site.asgi:application" in command]
+    assert procfile["asgi"] in asgi and len(asgi) == 1
+    assert "klinzha_site.wsgi" in procfile["web"]
+    unit = (ROOT / "deploy" / "systemd" / "klinzha-asgi.service").read_text(encoding="utf-8")
+    start = re.search(r"^ExecStart=(.*)$", unit, re.M)
+    assert start is not None
+    assert start.group(1).replace("/srv/klinzha/.venv/bin/", "") == procfile["asgi"]
+    # Each unit listens on its own port: the proxy sends /ws/ to the ASGI one.
+    ports = {
+        re.search(r"(?:--port |:)(\d{4})\b", command).group(1)  # type: ignore[union-attr]
+        for command in (procfile["web"], procfile["asgi"])
+    }
+    assert len(ports) == 2
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert "uvicorn klinzha_site.asgi:application" in makefile

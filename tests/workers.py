@@ -257,6 +257,15 @@ def web_server_argv(port: int) -> list[str]:
     return argv
 
 
+def asgi_server_argv(port: int) -> list[str]:
+    """The Procfile's ASGI line (the live boards' sockets, and every page) on `port`, with
+    one worker."""
+    argv = procfile_command("asgi")
+    argv[argv.index("--port") + 1] = str(port)
+    argv[argv.index("--workers") + 1] = "1"
+    return argv
+
+
 def http_wait(url: str, timeout: float = 60.0) -> None:
     """Wait until `url` answers at all (any status)."""
     deadline = time.time() + timeout

@@ -97,6 +97,7 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
         "resignation_after_moves",
         "tiebreak_rules",
         "check_in_missing",
+        "play",
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

@@ -10,9 +10,10 @@ from typing import IO, Any
 from django.utils import timezone
 
 from games.kz import offline_signing
-from games.models import RecordSubmission
+from games.models import RecordSignature, RecordSubmission
 from games.selectors import signing_keys_of, tournament_records
 from games.signing import Signature, bundle
+from games.site_key import SITE_SIGNER, site_public_keys
 from rules.errors import RulesError
 from tournaments.models import Tournament
 
@@ -68,6 +69,13 @@ def _bundle_text(sub: RecordSubmission, sigs: list[Signature], meta: dict[str, A
         return json.dumps(body, ensure_ascii=False, indent=2) + "\n"
 
 
+def _signer_name(sig: RecordSignature) -> str:
+    """The signer a bundle names: the account's user name, or the site for its own."""
+    if sig.role == RecordSignature.Role.SITE:
+        return SITE_SIGNER
+    return sig.signer.get_username() if sig.signer else ""
+
+
 def handle_bundle_export(options: dict[str, Any], stdout: IO[str], stderr: IO[str]) -> int:
     tournament = Tournament.objects.filter(slug=options["slug"]).first()
     if tournament is None:
@@ -82,9 +90,7 @@ def handle_bundle_export(options: dict[str, Any], stdout: IO[str], stderr: IO[st
         out.mkdir(parents=True, exist_ok=True)
         for sub in records:
             sigs = [
-                Signature(
-                    s.public_key, s.signature, s.signer.get_username() if s.signer else "", s.role
-                )
+                Signature(s.public_key, s.signature, _signer_name(s), s.role)
                 for s in sub.signatures.all()
             ]
             meta = _meta(tournament, sub)
@@ -100,6 +106,11 @@ def handle_bundle_export(options: dict[str, Any], stdout: IO[str], stderr: IO[st
             # the keys each signer registered: a signature by any other key does not count
             "keys": signing_keys_of(users=list(signers)),
         }
+        if any(
+            s.role == RecordSignature.Role.SITE for sub in records for s in sub.signatures.all()
+        ):
+            # the site's: its current and retired keys, as /.well-known/klinzha-site-key
+            manifest["keys"][SITE_SIGNER] = site_public_keys()
         (out / MANIFEST).write_text(
             json.dumps(manifest, ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
         )

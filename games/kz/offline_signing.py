@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from games.signing import (
+    SITE_ROLE,
     Signature,
     SignatureError,
     generate_key,
@@ -40,6 +41,13 @@ def register(subparsers: Any) -> None:
         help="a record, a signed-record bundle (.json), or a folder written by kz bundle export",
     )
     p.add_argument("signatures", nargs="*", metavar="SIG")
+    p.add_argument(
+        "--site-keys",
+        default=None,
+        metavar="FILE",
+        help="the site's keys (what /.well-known/klinzha-site-key answers): a site signature "
+        "by any other key is invalid",
+    )
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=handle_verify)
 
@@ -85,7 +93,8 @@ def handle_verify(options: dict[str, Any], stdout: IO[str], stderr: IO[str]) -> 
         if not sigs:
             stderr.write("no signatures to verify\n")
             return 2
-        results = [(s, verify_record(record_text, s)) for s in sigs]
+        site_keys = _site_keys_read(options.get("site_keys"))
+        results = [(s, _holds(record_text, s, site_keys)) for s in sigs]
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         stderr.write(f"{exc}\n")
         return 2
@@ -104,6 +113,26 @@ def handle_verify(options: dict[str, Any], stdout: IO[str], stderr: IO[str]) -> 
             who = s.signer or s.public_key[:12]
             stdout.write(f"{'valid' if ok else 'INVALID'}: {who} {s.role}\n".rstrip() + "\n")
     return 0 if all(ok for _, ok in results) else 1
+
+
+def _site_keys_read(name: str | None) -> set[str] | None:
+    """The public keys of a site key file (/.well-known/klinzha-site-key's JSON), current
+    and retired; None without one. ValueError for a file that is not one."""
+    if not name:
+        return None
+    data = json.loads(Path(name).read_text(encoding="utf-8"))
+    try:
+        keys = [data["public_key"], *(k["public_key"] for k in data["retired"])]
+    except (KeyError, TypeError):
+        raise ValueError(f"{name} is not the site's key file") from None
+    return {str(k) for k in keys if k}
+
+
+def _holds(record_text: str, sig: Signature, site_keys: set[str] | None) -> bool:
+    """Whether the signature signs the record; the site's by one of the site's keys."""
+    if sig.role == SITE_ROLE and site_keys is not None and sig.public_key not in site_keys:
+        return False
+    return verify_record(record_text, sig)
 
 
 def _check(record_text: str, sig: Signature, keys: dict[str, Any] | None) -> str | None:

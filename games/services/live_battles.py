@@ -4,6 +4,7 @@ the record and the result (docs/online-play.md)."""
 
 from __future__ import annotations
 
+import logging
 import secrets
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -23,9 +24,10 @@ from games.live_selectors import (
     clocks_now,
     time_control_of,
 )
-from games.models import RecordSubmission
+from games.models import RecordSignature, RecordSubmission
 from games.selectors import game_rules_expected
 from games.services.records import submission_create
+from games.site_key import SiteKeyMissing, site_key_check, site_sign
 from klinzha_site.user_types import AnyUser
 from rules.errors import IllegalMoveError
 from rules.live import LiveBattle as Battle
@@ -35,6 +37,8 @@ from rules.pieces import COLOR_NAMES
 from rules.record import write_record
 from tournaments.models import Colour, Game, Round
 from tournaments.services.results import game_result_set
+
+logger = logging.getLogger(__name__)
 
 
 class LiveRefusal(Exception):
@@ -121,6 +125,10 @@ def live_battle_open(*, game: Game, now: datetime | None = None) -> LiveBattle:
     online."""
     if game.round.status == Round.Status.DRAFT:
         raise ValidationError({"game": gettext("the round is not published yet")})
+    try:
+        site_key_check()
+    except SiteKeyMissing as exc:
+        raise ValidationError({"game": str(exc)}) from None
     if game.second is None or game.first.user_id is None or game.second.user_id is None:
         raise ValidationError({"game": gettext("an online battle needs two players with accounts")})
     first_colour = game.first_colour_or_green
@@ -384,8 +392,26 @@ def _battle_end(
             filename=f"online-{battle.pk}.kzr",
         )
         battle.record = sub
+        _site_signature_add(submission=sub)
         game_result_set(game=game, result=_game_result(game=game, result=result, live=live))
     return Ended(result, termination, battle.record_id)
+
+
+def _site_signature_add(*, submission: RecordSubmission) -> None:
+    """The site's signature of the record it wrote: what makes an online record final. A
+    key lost since the battle opened does not undo its ending: the record is kept unsigned
+    by the site, and the log says so."""
+    try:
+        sig = site_sign(bytes(submission.raw).decode("utf-8"))
+    except SiteKeyMissing as exc:
+        logger.error("record %s of an online battle not signed by the site: %s", submission.pk, exc)
+        return
+    RecordSignature.objects.create(
+        submission=submission,
+        role=RecordSignature.Role.SITE,
+        public_key=sig.public_key,
+        signature=sig.signature,
+    )
 
 
 def _game_result(*, game: Game, result: str, live: Battle) -> str:

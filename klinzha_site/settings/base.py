@@ -347,6 +347,15 @@ KZ_AUDIT_KEY_ID = env("KZ_AUDIT_KEY_ID", default="dev")
 KZ_AUDIT_KEY = env("KZ_AUDIT_KEY", default="insecure-development-audit-key")
 KZ_AUDIT_RETIRED_KEYS = env.dict("KZ_AUDIT_RETIRED_KEYS", default={})
 
+# The site's Ed25519 key, which signs the record of every battle played online: a PEM file
+# (`kz keygen` writes one) named by KZ_SITE_KEY_FILE, its id KZ_SITE_KEY_ID. Rotated as the
+# audit keys are: move the old id with its public key (base64) into KZ_SITE_RETIRED_KEYS
+# ("id=key,id=key"), then name a new file and a new id; the records signed before keep
+# verifying. Without the file online play refuses to start.
+KZ_SITE_KEY_FILE = env("KZ_SITE_KEY_FILE", default="")
+KZ_SITE_KEY_ID = env("KZ_SITE_KEY_ID", default="site-1")
+KZ_SITE_RETIRED_KEYS = env.dict("KZ_SITE_RETIRED_KEYS", default={})
+
 # Ratings (docs/ratings.md): the days after a period's end when it closes even with a result
 # pending (that result then re-rates as a correction does).
 KZ_RATING_FORCED_CLOSE_DAYS = env.int("KZ_RATING_FORCED_CLOSE_DAYS", default=14)

@@ -61,6 +61,11 @@ class Tournament(models.Model):
         DID_NOT_PLAY = "did_not_play", _("Did not play: no points")
         BYE = "bye", _("A pairing-allocated bye with its points")
 
+    class Play(models.TextChoices):
+        OVER_THE_BOARD = "over_the_board", _("Over the board")
+        ONLINE_LIVE = "online_live", _("Online, live")
+        ONLINE_CORRESPONDENCE = "online_correspondence", _("Online, by correspondence")
+
     name = models.CharField(_("name"), max_length=160)
     slug = models.SlugField(_("slug"), max_length=80, unique=True)
     start_date = models.DateField(_("start date"))
@@ -164,6 +169,14 @@ class Tournament(models.Model):
         _("results confirmed by a second person"),
         default=False,
         help_text=_("one account enters a result, another confirms it before it counts"),
+    )
+    # Where the battles are played: publishing a round of an online event opens each of its
+    # battles on the site (games.receivers).
+    play = models.CharField(
+        _("where the battles are played"),
+        max_length=24,
+        choices=Play.choices,
+        default=Play.OVER_THE_BOARD,
     )
     forbid_same_club = models.BooleanField(
         _("no pairings within a club"), default=False, help_text=_("Swiss pairing option")

@@ -51,6 +51,7 @@ SETTINGS = (
     "resignation_after_moves",
     "notation",
     "result_confirmation",
+    "play",
     "forbid_same_club",
     "accelerated_rounds",
     "withdrawal_results",

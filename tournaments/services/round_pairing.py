@@ -37,6 +37,7 @@ from tournaments.services.common import (
     tournament_lock,
 )
 from tournaments.services.rounds import round_create
+from tournaments.signals import round_published
 
 Progress = Callable[[float, str], None]
 
@@ -139,7 +140,15 @@ def round_pair(
     rnd.save(update_fields=["explanation", "warnings"])
     if system != Tournament.PairingSystem.SWISS:
         _withdrawn_games_settle(rnd, user, free_rounds=system in ROUND_ROBINS)
+    _published_announce(rnd, user, published=publish)
     return rnd
+
+
+def _published_announce(rnd: Round, user: AnyUser | None, *, published: bool) -> None:
+    """A round paired and published at once: the apps above hear of it as of one published
+    later (games opens the battles of an event played online), its forfeits settled first."""
+    if published:
+        round_published.send(sender=Round, round=rnd, user=user)
 
 
 def _knockout_decided_check(

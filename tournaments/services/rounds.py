@@ -36,6 +36,7 @@ from tournaments.services.common import (
 )
 from tournaments.services.notifications import notify_round_published
 from tournaments.services.results import game_lock
+from tournaments.signals import round_published, round_unpublishing
 
 
 def _games_create(
@@ -156,6 +157,7 @@ def round_publish(*, round: Round, user: AnyUser | None = None) -> Round:
     )
     locked.status = Round.Status.PUBLISHED
     locked.save(update_fields=["status"])
+    round_published.send(sender=Round, round=locked, user=user)
     audit_append(
         tournament=locked.tournament,
         user=user,
@@ -214,6 +216,7 @@ def round_unpublish(*, round: Round, user: AnyUser | None = None) -> Round:
                 % {"number": locked.number, "boards": boards}
             }
         )
+    round_unpublishing.send(sender=Round, round=locked, user=user)
     locked.status = Round.Status.DRAFT
     locked.save(update_fields=["status"])
     audit_append(
