@@ -11,8 +11,8 @@ from django.db.migrations.executor import MigrationExecutor
 
 from tests.migrating import migrate as _migrate
 
-BEFORE = [("tournaments", "0021_ratings")]
-AFTER = [("tournaments", "0022_tournament_play")]
+BEFORE = [("tournaments", "0023_check_in")]
+AFTER = [("tournaments", "0024_tournament_play")]
 
 
 @pytest.mark.django_db(transaction=True)
