@@ -131,9 +131,7 @@ def _tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
 def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponseBase:
     def own(body: bytes) -> bytes:
         # Only for a signed-in reader (_published): the one query of theirs on a cached page.
-        boards = page_selectors.round_own_boards(
-            user_id=request.user.pk, slug=slug, number=number
-        )
+        boards = page_selectors.round_own_boards(user_id=request.user.pk, slug=slug, number=number)
         return own_boards_first(body, boards)
 
     return _published(

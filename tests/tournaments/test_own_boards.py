@@ -94,7 +94,7 @@ def test_own_boards_first_moves_rows_between_the_marks_only():
     assert boards(moved) == [2, 1, 12]
     assert moved.startswith(b'<p id="board-2">x</p>')
     assert own_boards_first(body, [12]).index(b"board-12") < own_boards_first(body, [12]).index(
-        b"board-1\""
+        b'board-1"'
     )
     assert own_boards_first(body, []) == body
     assert own_boards_first(body, [7]) == body
