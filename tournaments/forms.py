@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.text import slugify
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Club, Game, Penalty, Player, Tournament
@@ -32,7 +33,11 @@ class TiebreakListWidget(forms.MultiWidget):
         choices = [("", "—"), *tiebreak_choices()]
         for widget in self.widgets:
             widget.choices = choices  # type: ignore[attr-defined]
-        return super().get_context(name, value, attrs)
+        context = super().get_context(name, value, attrs)
+        # Each place named for a screen reader: the field's label names none of them.
+        for number, sub in enumerate(context["widget"]["subwidgets"], start=1):
+            sub["attrs"]["aria-label"] = gettext("tie-break, place %(n)s") % {"n": number}
+        return context
 
     def decompress(self, value: Any) -> list[str]:
         names = [t.strip() for t in str(value or "").split(",") if t.strip()]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
+from tests.e2e.test_accessibility import severe_violations
 from tests.e2e.test_responsive import log_in, page_width
 from tournaments.models import Tournament
 
@@ -54,6 +55,7 @@ def test_an_event_made_with_the_guided_form_and_two_groups_opened(base, browser_
     page.get_by_label("Ablative (Art. 13.6)").check()
     page.fill("#id_ablation_limit", "3")
     assert page.locator("#setting-ablation_limit .article").inner_text() == "Art. 13.6"
+    assert not severe_violations(page)
     page.get_by_role("button", name="Create").click()
     page.get_by_role("heading", name="Guided Open").wait_for()
     t = Tournament.objects.get()
@@ -82,6 +84,7 @@ def test_the_guided_form_alone_fits_a_phone_and_opens_the_group_with_an_error(ba
     assert page.locator("#id_bye_points").is_visible()
     assert not page.locator("#id_late_entry_points").is_visible()
     assert page_width(page)[0] <= 390
+    assert not severe_violations(page)
     page.fill("#id_bye_points", "")  # blank: the default
     page.get_by_role("button", name="Create").click()
     page.get_by_role("heading", name="Phone Cup").wait_for()

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import get_user_model
 
+from tests.e2e.test_accessibility import severe_violations
 from tests.e2e.test_responsive import log_in, page_width, wide_event
 from tournaments import services
 from tournaments.models import Game
@@ -82,6 +83,7 @@ def test_the_signed_in_players_game_comes_first(event, browser_page):
     assert game.second.name in first.inner_text()
     assert "Your game" in first.evaluate("e => getComputedStyle(e, '::before').content")
     shot(page, "pairings, signed in")
+    assert not severe_violations(page)
     assert inside(first.bounding_box()) and first.bounding_box()["y"] < 844
     # a visitor, after the player, has the boards in their order
     page.context.clear_cookies()

@@ -177,6 +177,7 @@ def test_the_edit_form_is_grouped_open_and_keeps_working(client, organizer):
     # the stored tie-breaks fill the picked list in order
     picked = re.findall(r'name="tiebreaks_\d".*?<option value="([^"]*)" selected', form, re.S)
     assert picked[:2] == ["BH", "WON"]
+    assert 'aria-label="tie-break, place 2"' in form  # each place named for a screen reader
     data = {
         **GUIDED,
         "name": "Club Night",
