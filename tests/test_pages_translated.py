@@ -57,6 +57,11 @@ SAME = {
     # pairs each with its name, two of them names of people.
     *CODES,
     "BH – Buchholz",
+    # The FIDE regulations a setting of the event form follows, by their Handbook codes.
+    "FIDE C.04",
+    "FIDE C.07",
+    # A variant's name in the Laws (Art. 13.9), the same in every language.
+    "Klin Zha Kinta (Art. 13.9)",
     "SB – Sonneborn-Berger",
 }
 NOT_WORDS = re.compile(

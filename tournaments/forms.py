@@ -7,10 +7,12 @@ from typing import Any
 from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.text import slugify
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Club, Game, Penalty, Player, Tournament
 from tournaments.services import SETTINGS, tournament_settings_check
+from tournaments.settings_layout import ESSENTIALS, Section, form_sections
 from tournaments.tiebreak_texts import tiebreak_choices
 from tournaments.time_control_form import TimeControlField, time_control_initial
 
@@ -31,7 +33,11 @@ class TiebreakListWidget(forms.MultiWidget):
         choices = [("", "—"), *tiebreak_choices()]
         for widget in self.widgets:
             widget.choices = choices  # type: ignore[attr-defined]
-        return super().get_context(name, value, attrs)
+        context = super().get_context(name, value, attrs)
+        # Each place named for a screen reader: the field's label names none of them.
+        for number, sub in enumerate(context["widget"]["subwidgets"], start=1):
+            sub["attrs"]["aria-label"] = gettext("tie-break, place %(n)s") % {"n": number}
+        return context
 
     def decompress(self, value: Any) -> list[str]:
         names = [t.strip() for t in str(value or "").split(",") if t.strip()]
@@ -58,6 +64,48 @@ class TiebreakListField(forms.Field):
         return ",".join(t.strip() for t in (value or []) if t and t.strip())
 
 
+# The variants of Art. 13 the engine plays, in the Laws' order, as the arbiter picks them.
+VARIANT_CHOICES = (
+    ("alternating-placement", _("Alternating placement (Art. 13.1)")),
+    ("power-vanguards", _("Power vanguards (Art. 13.2)")),
+    ("kaggas-crown", _("Kagga's crown (Art. 13.3)")),
+    ("clouded", _("Clouded (Art. 13.4)")),
+    ("forward-placement", _("Forward placement (Art. 13.5)")),
+    ("ablative", _("Ablative (Art. 13.6)")),
+    ("reflective", _("Reflective (Art. 13.7)")),
+    ("honor-in-setup", _("Honor in setup (Art. 13.8)")),
+    ("kinta", _("Klin Zha Kinta (Art. 13.9)")),
+    ("tri-level", _("Tri-level")),
+)
+
+
+class VariantListWidget(forms.CheckboxSelectMultiple):
+    """A box to tick per variant; the stored list (names joined by commas) ticks its own."""
+
+    def format_value(self, value: Any) -> list[str]:
+        if isinstance(value, str):
+            value = value.split(",")
+        return [str(v).strip() for v in (value or []) if str(v).strip()]
+
+
+class VariantListField(forms.Field):
+    """The chosen variants as the model stores them: names joined by commas. A form that
+    posts them as one typed value (as before the boxes) is read as well; the services say
+    which name is unknown or does not go with the ruleset."""
+
+    widget = VariantListWidget
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.widget.choices = VARIANT_CHOICES  # type: ignore[attr-defined]
+
+    def to_python(self, value: Any) -> str:
+        if isinstance(value, str):
+            value = [value]
+        names = [n.strip().lower() for v in (value or []) for n in str(v).split(",")]
+        return ",".join(dict.fromkeys(n for n in names if n))
+
+
 class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
     """A tournament's settings; those that change results are disabled once round 1 is
     paired (the service refuses them too)."""
@@ -72,6 +120,9 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
     )
     # Written as people write it (minutes), stored as the record format (seconds).
     time_control = TimeControlField()
+    variants = VariantListField(
+        label=_("variants"), required=False, help_text=_("none ticked: the ruleset alone")
+    )
 
     class Meta:
         model = Tournament
@@ -88,7 +139,8 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
             "local_rules": forms.Textarea(attrs={"rows": 3}),
         }
 
-    # Settings a form may leave out: they keep their default (forms made before them work on).
+    # Settings a form may leave out: they keep their default (forms made before them work on);
+    # on a new event, every setting outside the guided part (settings_layout.ESSENTIALS).
     OPTIONAL = (
         "withdrawal_results",
         "free_round",
@@ -103,9 +155,14 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.initial["time_control"] = time_control_initial(self.initial.get("time_control", ""))
-        for name in self.OPTIONAL:
-            self.fields[name].required = False
         self.order_fields(["name", "slug"])
+        # What a blank field falls back on: on a new event, everything but the guided part
+        # (an event is made from its name, dates, ruleset, system, rounds and time control).
+        self.defaults = set(self.OPTIONAL)
+        if not self.instance.pk:
+            self.defaults |= set(self.fields) - set(ESSENTIALS)
+        for name in self.defaults & set(self.fields):
+            self.fields[name].required = False
         if not self.instance.pk:
             # Suggested from the name (arbiter.js as one types; here when left blank).
             self.fields["slug"].required = False
@@ -117,10 +174,15 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
                     self.fields[name].disabled = True
                     self.fields[name].help_text = _("locked: round 1 has been paired")
 
+    def sections(self) -> list[Section]:
+        """The fields as the page shows them: the guided part, then Rules, Scoring, Pairing
+        and Withdrawals, each field with its Article (tournaments.settings_layout)."""
+        return form_sections(self)
+
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        for name in self.OPTIONAL:
-            if data.get(name) in (None, ""):
+        for name in sorted(self.defaults & set(self.fields)):
+            if data.get(name) in (None, "") and not self.fields[name].disabled:
                 data[name] = getattr(self.instance, name)
         if "slug" in self.fields and not data.get("slug") and data.get("name"):
             data["slug"] = slugify(data["name"])[:50]

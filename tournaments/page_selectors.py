@@ -182,6 +182,18 @@ def player_games(*, player: Player) -> QuerySet[Game]:
     )
 
 
+def round_own_boards(*, user_id: int, slug: str, number: int) -> list[int]:
+    """The boards of round `number` of the tournament `slug` where the player whose account
+    is `user_id` sits (a bye's too), lowest first: what the pairings show them first."""
+    return list(
+        Game.objects.filter(round__tournament__slug=slug, round__number=number)
+        .exclude(round__status=Round.Status.DRAFT)
+        .filter(Q(first__user_id=user_id) | Q(second__user_id=user_id))
+        .order_by("board")
+        .values_list("board", flat=True)
+    )
+
+
 def player_game_rows(*, player: Player) -> list[PlayerGame]:
     """A player's games with their opponents and results; the penalties are read once per
     tournament, not per game."""

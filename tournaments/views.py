@@ -29,6 +29,7 @@ from tournaments.formats import points_formatter
 from tournaments.live_views import DISPLAY_SECONDS, LIVE_EVERY
 from tournaments.models import Player, Tournament
 from tournaments.models.ratings import POOL_CHOICES
+from tournaments.own_boards import own_boards_first
 from tournaments.published import tournament_published_serve
 from tournaments.rating_page_selectors import history_points, player_rating_history
 from tournaments.rating_selectors import tournament_pool
@@ -68,20 +69,34 @@ def _published(
     view: Callable[[HttpRequest], HttpResponse],
     params: Sequence[str] = (),
     audited: bool = False,
+    own: Callable[[bytes], bytes] | None = None,
 ) -> HttpResponseBase:
     """A tournament's published page (tournaments.published): rendered for a visitor on a
-    miss, keyed by its path too, with a signed-in user's account links put in as served."""
+    miss, keyed by its path too, with a signed-in user's account links put in as served,
+    and `own` (their own part of the page, for a signed-in user only) applied to it as
+    served, cached or not."""
+    if not request.user.is_authenticated:
+        own = None
+
+    def uncached() -> HttpResponse:
+        response = view(request)
+        if own is not None and response.status_code == 200:
+            response.content = own(response.content)
+        return response
+
+    def personalize(body: bytes) -> bytes:
+        body = _account_links(request, body)
+        return own(body) if own is not None else body
+
     return tournament_published_serve(
         request=request,
         slug=slug,
         name=f"{page}:{request.path}",
         render=lambda: view(_anonymous(request)),
-        uncached=lambda: view(request),
+        uncached=uncached,
         params=params,
         audited=audited,
-        personalize=(
-            (lambda body: _account_links(request, body)) if request.user.is_authenticated else None
-        ),
+        personalize=personalize if request.user.is_authenticated else None,
     )
 
 
@@ -118,8 +133,18 @@ def _tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponseBase:
+    def own(body: bytes) -> bytes:
+        # Only for a signed-in reader (_published): the one query of theirs on a cached page.
+        boards = page_selectors.round_own_boards(user_id=request.user.pk, slug=slug, number=number)
+        return own_boards_first(body, boards)
+
     return _published(
-        request, slug, f"round{number}", lambda r: _round_detail(r, slug, number), ("slips",)
+        request,
+        slug,
+        f"round{number}",
+        lambda r: _round_detail(r, slug, number),
+        ("slips",),
+        own=own,
     )
 
 

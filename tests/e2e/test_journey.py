@@ -99,6 +99,7 @@ def test_an_event_from_creation_to_export(live_server, chromium, arbiter_user, w
     arbiter.fill("#id_name", "Journey Open")
     arbiter.fill("#id_start_date", "2026-12-05")
     arbiter.fill("#id_end_date", "2026-12-01")
+    arbiter.locator("#settings-scoring > summary").click()  # folded on a new event
     arbiter.fill("#id_bye_points", "-3")
     arbiter.fill("#id_time_control", "90 banana")
     arbiter.get_by_role("button", name=re.compile("Create")).click()

@@ -102,14 +102,22 @@ def _side_cells(side: Side, link: tuple[str, str]) -> str:
 
 
 def _pairing_row(
-    row: PairingRow, *, games: tuple[str, str], players: tuple[str, str], spindle: str
+    row: PairingRow,
+    *,
+    games: tuple[str, str],
+    players: tuple[str, str],
+    spindle: str,
+    board_label: str,
 ) -> str:
     """One board: the first placer, the result (or the bye's points), the second placer
-    (or the kind of bye), and the spindle's cell when the event casts it."""
+    (or the kind of bye), and the spindle's cell when the event casts it. The board's cell
+    carries its heading (`board_label`): a phone shows each board as a card, without the
+    table's head (site.css)."""
     g, first, second = row.game, row.first, row.second
     game_url = f"{games[0]}{g.pk}{games[1]}"
     head = (
-        f'\n<tr id="board-{g.board}"><td class="num"><a href="{game_url}">{g.board}</a></td>'
+        f'\n<tr id="board-{g.board}"><td class="num" data-label="{board_label}">'
+        f'<a href="{game_url}">{g.board}</a></td>'
         f'<td class="num">{first.start_rank or ""}</td>{_side_cells(first, players)}'
         f'<td class="num">{first.points}</td>\n<td class="result">'
     )
@@ -137,12 +145,14 @@ def pairing_rows(rows: Sequence[PairingRow], t: Tournament) -> SafeString:
     cell = (
         get_template("tournaments/_spindle_cell.html") if t.placement_order == "spindle" else None
     )
+    board_label = escape(gettext("Board"))
     out = [
         _pairing_row(
             row,
             games=games,
             players=players,
             spindle=cell.render({"g": row.game}) if cell is not None else "",
+            board_label=board_label,
         )
         for row in rows
     ]
