@@ -29,6 +29,7 @@ GROUPS: tuple[tuple[str, Promise, tuple[str, ...]], ...] = (
         "rules",
         _("Rules"),
         (
+            "play",
             "variants",
             "clouds",
             "crown",
@@ -54,7 +55,11 @@ GROUPS: tuple[tuple[str, Promise, tuple[str, ...]], ...] = (
         ),
     ),
     ("pairing", _("Pairing"), ("placement_order", "forbid_same_club", "accelerated_rounds")),
-    ("withdrawals", _("Withdrawals"), ("withdrawal_results", "late_entry_points")),
+    (
+        "withdrawals",
+        _("Withdrawals"),
+        ("withdrawal_results", "late_entry_points", "check_in_missing"),
+    ),
 )
 # Where each setting comes from: the Laws' Article (Art. 9.1 lets an event fix what the Laws
 # leave open: the points of forfeits and byes, pairings, withdrawals), or the FIDE
@@ -85,6 +90,7 @@ ARTICLES: dict[str, str] = {
     "accelerated_rounds": "FIDE C.04",
     "withdrawal_results": "Art. 9.1",
     "late_entry_points": "Art. 9.1",
+    "check_in_missing": "Art. 9.1",
 }
 
 
