@@ -5,7 +5,7 @@ from django.urls import path
 from tournaments import (
     check_in_views,
     club_views,
-    live_views,
+    live_page_views,
     rating_views,
     series_views,
     views,
@@ -22,7 +22,7 @@ urlpatterns = [
     path("t/<slug:slug>/crosstable.json", views.crosstable_json, name="crosstable-json"),
     path("t/<slug:slug>/check-in/", check_in_views.check_in_signed_in, name="check-in-mine"),
     path("check-in/<str:token>/", check_in_views.check_in_by_link, name="check-in"),
-    path("t/<slug:slug>/live/", live_views.live_version, name="live"),
+    path("t/<slug:slug>/live/", live_page_views.live_version, name="live"),
     path("t/<slug:slug>/display/", views.display, name="display"),
     path("p/<int:pk>/", views.player_detail, name="player"),
     path("ratings/", rating_views.ratings_index, name="ratings"),

@@ -26,7 +26,7 @@ from tournaments import page_selectors, selectors
 from tournaments.audit import audit_head
 from tournaments.display_selectors import ROWS_DEFAULT, ROWS_MAX, ROWS_MIN, display_slides
 from tournaments.formats import points_formatter
-from tournaments.live_views import DISPLAY_SECONDS, LIVE_EVERY
+from tournaments.live_page_views import DISPLAY_SECONDS, LIVE_EVERY
 from tournaments.models import Player, Tournament
 from tournaments.models.ratings import POOL_CHOICES
 from tournaments.own_boards import own_boards_first
