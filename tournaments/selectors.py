@@ -20,6 +20,7 @@ from tournaments.models import (
     Game,
     Penalty,
     Player,
+    RatingBasis,
     Registration,
     Round,
     Tournament,
@@ -323,6 +324,18 @@ def entrants(*, tournament: Tournament) -> list[Entrant]:
         for pid, name, rating, club, start_rank, status, last_round in rows
         if status == active or pid in in_a_round
     ]
+
+
+def entrant_rating_bases(*, tournament: Tournament) -> dict[int, str]:
+    """Each entrant's rating basis by name (pool, declared or provisional rating), for the
+    start list; an entrant whose rating has none (none at all, or entered before pools) is
+    left out."""
+    names = dict(RatingBasis.choices)
+    rows = Registration.objects.filter(tournament=tournament).exclude(rating_basis="")
+    return {
+        pid: str(names.get(basis, basis))
+        for pid, basis in rows.values_list("player_id", "rating_basis")
+    }
 
 
 def standings_compute(

@@ -108,6 +108,7 @@ def _tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "pool_name": dict(POOL_CHOICES)[pool],
             "rounds": page_selectors.rounds_published(tournament=t),
             "players": selectors.entrants(tournament=t),
+            "bases": selectors.entrant_rating_bases(tournament=t),
             "audit_head": audit_head(tournament=t),
         },
     )

@@ -5,7 +5,7 @@ template engine, a 1,000-player table was two thirds of a cold page: a node per 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from html import escape
 
 from django import template
@@ -150,12 +150,20 @@ def pairing_rows(rows: Sequence[PairingRow], t: Tournament) -> SafeString:
 
 
 @register.simple_tag
-def player_items(players: Sequence[Entrant]) -> SafeString:
-    """The tournament page's players: a link to each one's page, club and rating."""
+def player_items(
+    players: Sequence[Entrant], bases: Mapping[int, str] | None = None
+) -> SafeString:
+    """The tournament page's players: a link to each one's page, club and rating, and what
+    the rating is (`bases`: player id to the basis's name, as the start list seeds by it)."""
     link = url_parts("tournaments:player")
+    bases = bases or {}
     out = [
         f'<li><a href="{link[0]}{p.id}{link[1]}">{escape(p.name)}</a> {escape(p.club)} '
-        f"{p.rating}</li>"
+        f"{p.rating}{_basis(bases.get(p.id, ''))}</li>"
         for p in players
     ]
     return mark_safe("".join(out))  # noqa: S308 - every text above is escaped
+
+
+def _basis(name: str) -> str:
+    return f' <small class="rating-basis">({escape(name)})</small>' if name else ""
