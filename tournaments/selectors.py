@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -402,8 +402,15 @@ def crosstable_get(*, tournament: Tournament) -> Crosstable:
     return Crosstable(rows, crosstable_rows(rows, n), n, tournament.tiebreak_list)
 
 
-def crosstable_json(*, tournament: Tournament) -> dict[str, Any]:
+def crosstable_json(
+    *,
+    tournament: Tournament,
+    rating_changes: Mapping[tuple[int, int], tuple[float, bool]] | None = None,
+) -> dict[str, Any]:
+    """The crosstable as JSON; `rating_changes`, per (round, player), the battle's rating
+    change and whether it is an estimate (rating_event_selectors.event_rating_changes)."""
     table = crosstable_get(tournament=tournament)
+    changes = rating_changes or {}
     legend = tiebreak_legend_json(table.tiebreaks)
     return {
         "tournament": tournament.slug,
@@ -428,8 +435,10 @@ def crosstable_json(*, tournament: Tournament) -> dict[str, Any]:
                         "points": c.points if c.symbol else None,
                         "counted": c.counted,
                         "penalized": c.penalized,
+                        "rating_change": changes.get((n, row.entrant.id), (None, False))[0],
+                        "rating_change_estimate": changes.get((n, row.entrant.id), (0, False))[1],
                     }
-                    for c in cells
+                    for n, c in enumerate(cells, start=1)
                 ],
                 "score": row.score,
                 "tiebreaks": tiebreaks_json(row, table.tiebreaks),

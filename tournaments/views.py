@@ -28,6 +28,11 @@ from tournaments.formats import points_formatter
 from tournaments.models import Player, Tournament
 from tournaments.models.ratings import POOL_CHOICES
 from tournaments.published import tournament_published_serve
+from tournaments.rating_event_selectors import (
+    crosstable_rating_changes,
+    event_rating_changes,
+    event_rating_totals,
+)
 from tournaments.rating_page_selectors import history_points, player_rating_history
 from tournaments.rating_selectors import tournament_pool
 from tournaments.standings import StandingRow, tiebreak_keys, tiebreak_value
@@ -174,12 +179,15 @@ def _crosstable(request: HttpRequest, slug: str) -> HttpResponse:
     t = _tournament(slug)
     table = selectors.crosstable_get(tournament=t)
     shown = points_formatter()
+    changes = event_rating_changes(tournament=t)
+    totals = event_rating_totals(changes=changes)
     lines = [
         (
             row,
-            [c.text() for c in cells],
+            [(c.text(), changes.get((n, row.entrant.id))) for n, c in enumerate(cells, start=1)],
             shown(row.score),
             [shown(row.tiebreaks[tb]) for tb in table.tiebreaks],
+            totals.get(row.entrant.id),
         )
         for row, cells in zip(table.rows, table.cells, strict=True)
     ]
@@ -235,12 +243,18 @@ def _crosstable_csv(request: HttpRequest, slug: str) -> HttpResponse:
     return response
 
 
+def _crosstable_json(t: Tournament) -> dict[str, object]:
+    return selectors.crosstable_json(
+        tournament=t, rating_changes=crosstable_rating_changes(tournament=t)
+    )
+
+
 def crosstable_json(request: HttpRequest, slug: str) -> HttpResponseBase:
     return _published(
         request,
         slug,
         "crosstable.json",
-        lambda r: JsonResponse(selectors.crosstable_json(tournament=_tournament(slug))),
+        lambda r: JsonResponse(_crosstable_json(_tournament(slug))),
         audited=True,  # it publishes the audit trail's head
     )
 

@@ -79,7 +79,7 @@ def test_the_start_list_says_what_each_rating_is(db, client) -> None:  # type: i
     )
     services.start_ranks_sort(tournament=t, user=officials.arbiter)
     page = client.get(f"/t/{t.slug}/").content.decode()
-    assert f"{ann.pk}/\">Ann</a>" in page and "1900 <small" not in page
+    assert f'{ann.pk}/">Ann</a>' in page and "1900 <small" not in page
     assert '2000 <small class="rating-basis">(declared rating)</small>' in page
     assert '2301 <small class="rating-basis">(pool rating)</small>' in page
     body = client.get(f"/api/tournaments/{t.slug}/registrations/").json()
@@ -89,3 +89,29 @@ def test_the_start_list_says_what_each_rating_is(db, client) -> None:  # type: i
     client.force_login(officials.arbiter)
     manage = client.get(f"/arbiter/t/{t.slug}/").content.decode()
     assert 'class="rating-basis rating-basis-pool">pool rating</small>' in manage
+
+
+def test_the_crosstable_shows_each_battles_rating_change(season, client) -> None:  # type: ignore[no-untyped-def]
+    t, (ann, bob, cid, dax) = season
+    before = client.get(f"/t/{t.slug}/crosstable/").content.decode()
+    # Unclosed: the estimate, marked; Ann beat Bob, Cid and Dax drew as equals.
+    assert '<small class="rating-change estimate" title="estimate">~+' in before
+    assert "~-" in before and "~+0.0" in before
+    body = client.get(f"/t/{t.slug}/crosstable.json").json()
+    by_name = {row["name"]: row["rounds"][0] for row in body["rows"]}
+    assert by_name["Ann"]["rating_change_estimate"] is True
+    assert by_name["Ann"]["rating_change"] > 0 > by_name["Bob"]["rating_change"]
+    assert by_name["Ann"]["rating_change"] == pytest.approx(-by_name["Bob"]["rating_change"])
+    estimated = by_name["Ann"]["rating_change"]
+    rating_period_close(pool="laws", label="2025-09", user=None)
+    after = client.get(f"/t/{t.slug}/crosstable/").content.decode()
+    assert "rating-change estimate" not in after and '<small class="rating-change">+' in after
+    closed = {
+        row["name"]: row["rounds"][0]
+        for row in client.get(f"/t/{t.slug}/crosstable.json").json()["rows"]
+    }
+    # Rated the same (two fresh players), now closed: the same change, no longer an estimate.
+    assert closed["Ann"]["rating_change_estimate"] is False
+    assert closed["Ann"]["rating_change"] == pytest.approx(estimated)
+    api = client.get(f"/api/tournaments/{t.slug}/crosstable/").json()
+    assert api["rows"][0]["rounds"][0]["rating_change"] == pytest.approx(estimated)

@@ -29,6 +29,7 @@ from tournaments.api.serializers import TournamentSerializer
 from tournaments.api.trf import TrfImportActions
 from tournaments.models import Tournament
 from tournaments.permissions import OrganizerWriteOrReadOnly, TournamentWriteArbiters
+from tournaments.rating_event_selectors import crosstable_rating_changes
 from tournaments.standings import standings_json
 
 
@@ -90,7 +91,11 @@ class TournamentViewSet(
             view=self,
             request=request,
             page="crosstable",
-            body=lambda t: Response(selectors.crosstable_json(tournament=t)),
+            body=lambda t: Response(
+                selectors.crosstable_json(
+                    tournament=t, rating_changes=crosstable_rating_changes(tournament=t)
+                )
+            ),
             audited=True,  # it publishes the audit trail's head
         )
 

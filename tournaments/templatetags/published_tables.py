@@ -16,6 +16,7 @@ from django.utils.translation import gettext
 
 from tournaments.models import Tournament
 from tournaments.page_selectors import PairingRow, Side
+from tournaments.rating_event_selectors import RatingChange
 from tournaments.standings import Entrant, StandingRow
 
 register = template.Library()
@@ -77,21 +78,44 @@ def standings_rows(table: Sequence[tuple[StandingRow, str, Sequence[str]]]) -> S
 
 @register.simple_tag
 def crosstable_rows(
-    lines: Sequence[tuple[StandingRow, Sequence[str], str, Sequence[str]]],
+    lines: Sequence[
+        tuple[
+            StandingRow,
+            Sequence[tuple[str, RatingChange | None]],
+            str,
+            Sequence[str],
+            RatingChange | None,
+        ]
+    ],
 ) -> SafeString:
-    """The crosstable's rows: (row, its cells' texts, score shown, tie-breaks shown) each.
-    A cell's text is a rank, f or s, a result's mark, a point and brackets: nothing to
+    """The crosstable's rows: (row, its cells' texts each with the battle's rating change,
+    score shown, tie-breaks shown, the rating changes' sum) each. A cell's text is a rank,
+    f or s, a result's mark, a point and brackets, a change a signed number: nothing to
     escape."""
     link = url_parts("tournaments:player")
+    estimate = escape(gettext("estimate"))
     out = []
-    for row, cells, score, tiebreaks in lines:
-        texts = "".join(f"<td>{c}</td>" for c in cells)
+    for row, cells, score, tiebreaks, total in lines:
+        texts = "".join(f"<td>{c}{_change(ch, estimate)}</td>" for c, ch in cells)
         values = "".join(f'<td class="num">{v}</td>' for v in tiebreaks)
         out.append(
             f"\n<tr>{_player_cells(row, link)}\n"
-            f'{texts}<td class="num score">{score}</td>{values}</tr>\n'
+            f'{texts}<td class="num score">{score}</td>{values}'
+            f'<td class="num">{_change(total, estimate, cell=True)}</td></tr>\n'
         )
     return mark_safe("".join(out))  # noqa: S308 - every text above is escaped
+
+
+def _change(change: RatingChange | None, estimate: str, *, cell: bool = False) -> str:
+    """A rating change as a crosstable cell shows it: an estimate marked (class, `~`, title)."""
+    if change is None:
+        return ""
+    if change.estimate:
+        return (
+            f'{"" if cell else "<br>"}<small class="rating-change estimate" '
+            f'title="{estimate}">{change.text()}</small>'
+        )
+    return f'{"" if cell else "<br>"}<small class="rating-change">{change.text()}</small>'
 
 
 def _side_cells(side: Side, link: tuple[str, str]) -> str:
@@ -150,9 +174,7 @@ def pairing_rows(rows: Sequence[PairingRow], t: Tournament) -> SafeString:
 
 
 @register.simple_tag
-def player_items(
-    players: Sequence[Entrant], bases: Mapping[int, str] | None = None
-) -> SafeString:
+def player_items(players: Sequence[Entrant], bases: Mapping[int, str] | None = None) -> SafeString:
     """The tournament page's players: a link to each one's page, club and rating, and what
     the rating is (`bases`: player id to the basis's name, as the start list seeds by it)."""
     link = url_parts("tournaments:player")
