@@ -39,17 +39,26 @@ def rows_insert(
 
 
 def rows_delete(
-    *, model: type[models.Model], field: str, values: Sequence[int], **also: Any
-) -> None:
+    *,
+    model: type[models.Model],
+    field: str,
+    values: Sequence[int],
+    returning: str = "",
+    **also: Any,
+) -> set[Any]:
     """Delete the rows whose `field` (an integer column) is one of `values`, and that match
-    `also` (plain column equalities, e.g. pool="laws")."""
+    `also` (plain column equalities, e.g. pool="laws"); the deleted rows' `returning` column
+    values (an empty set without `returning`)."""
     if not values:
-        return
+        return set()
+    found: set[Any] = set()
     if connection.vendor != "postgresql":
         for i in range(0, len(values), _BATCH):
-            chunk = values[i : i + _BATCH]
-            model._default_manager.filter(**{f"{field}__in": chunk}, **also).delete()
-        return
+            rows = model._default_manager.filter(**{f"{field}__in": values[i : i + _BATCH]}, **also)
+            if returning:
+                found |= set(rows.values_list(returning, flat=True))
+            rows.delete()
+        return found
     quote = connection.ops.quote_name
     where = [f"{quote(_column(model, field))} = ANY(%s)"]
     params: list[Any] = [list(values)]
@@ -57,5 +66,10 @@ def rows_delete(
         where.append(f"{quote(_column(model, name))} = %s")
         params.append(value)
     sql = f"DELETE FROM {quote(model._meta.db_table)} WHERE {' AND '.join(where)}"
+    if returning:
+        sql += f" RETURNING {quote(_column(model, returning))}"
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
+        if returning:
+            found = {row[0] for row in cursor.fetchall()}
+    return found

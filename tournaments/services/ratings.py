@@ -12,6 +12,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.db.models import Min
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -193,8 +194,9 @@ def _period_rows(
     return rows
 
 
-def _rows_store(*, period: RatingPeriod, rated: Rated, conf: PoolSettings) -> None:
-    """Replace the period's per-player and per-battle rows with what `rated` found."""
+def _rows_store(*, period: RatingPeriod, rated: Rated, conf: PoolSettings) -> int | None:
+    """Replace the period's per-player and per-battle rows with what `rated` found; the
+    number of the earliest other period a battle of it was rated in before (None: none)."""
     old = set(PeriodRating.objects.filter(period=period).values_list("player_id", flat=True))
     # The events whose battles the period rated before (none before its first rating).
     events = _events_rated(period) if period.ratings_version else set()
@@ -205,9 +207,13 @@ def _rows_store(*, period: RatingPeriod, rated: Rated, conf: PoolSettings) -> No
         fields=PERIOD_RATING_FIELDS,
         rows=_period_rows(period=period, rated=rated, conf=conf),
     )
-    # A battle a correction moved here from another period leaves its row there.
-    rows_delete(
-        model=BattleRating, field="game_id", values=[d.battle.battle for d in rated.battles.rated]
+    # A battle a correction moved here from another period leaves its row there, and that
+    # period (rated with it) is rated again, with those after it.
+    moved_from = rows_delete(
+        model=BattleRating,
+        field="game_id",
+        values=[d.battle.battle for d in rated.battles.rated],
+        returning="period_id",
     )
     rows_insert(
         model=BattleRating,
@@ -230,6 +236,20 @@ def _rows_store(*, period: RatingPeriod, rated: Rated, conf: PoolSettings) -> No
     events |= {d.tournament for d in rated.battles.rated}
     for tournament in Tournament.objects.filter(pk__in=events):
         published_version_bump(tournament)
+    return (
+        RatingPeriod.objects.filter(pk__in=moved_from).aggregate(first=Min("sequence"))["first"]
+        if moved_from
+        else None
+    )
+
+
+def _moved_mark(*, period: RatingPeriod, first: int | None) -> None:
+    """After `period` is stored: the closed periods from number `first` on (a battle moved
+    out of it into `period`) are rated again by the next run."""
+    if first is not None:
+        RatingPeriod.objects.filter(pool=period.pool, sequence__gte=first).exclude(
+            closed_at=None
+        ).update(needs_rating=True)
 
 
 def _events_rated(period: RatingPeriod) -> set[int]:
@@ -274,13 +294,14 @@ def _audit(*, period: RatingPeriod, rated: Rated, user: AnyUser | None, action: 
 
 def _close(*, period: RatingPeriod, rated: Rated, conf: PoolSettings, user: AnyUser | None) -> None:
     """Store the rated period and mark it closed (by `user`; None, the system)."""
-    _rows_store(period=period, rated=rated, conf=conf)
+    moved = _rows_store(period=period, rated=rated, conf=conf)
     period.closed_at = timezone.now()
     period.closed_by = acting_account(user)
     period.closed_with_pending = len(rated.battles.pending)
     period.needs_rating = False
     period.ratings_version += 1
     period.save()
+    _moved_mark(period=period, first=moved)
     _audit(period=period, rated=rated, user=user, action=Action.RATING_PERIOD_CLOSED)
 
 
@@ -489,10 +510,11 @@ def rating_period_rerate_next(*, pool: str) -> RatingPeriod | None:
         return None
     conf = pool_settings(pool=pool)
     rated = _period_rate(period=period, conf=conf)
-    _rows_store(period=period, rated=rated, conf=conf)
+    moved = _rows_store(period=period, rated=rated, conf=conf)
     period.needs_rating = False
     period.ratings_version += 1
     period.save(update_fields=["needs_rating", "ratings_version"])
+    _moved_mark(period=period, first=moved)
     _audit(period=period, rated=rated, user=None, action=Action.RATING_PERIOD_RERATED)
     return period
 
