@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from tournaments.models import BattleRating, Game, RatingPeriod, Registration, Tournament
 from tournaments.rating_page_selectors import current_ratings
@@ -19,6 +20,7 @@ from tournaments.rating_selectors import (
 )
 from tournaments.ratings.glicko import Outcome, Rating, battle_changes
 from tournaments.ratings.pools import PoolSettings
+from tournaments.selectors import crosstable_json
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,11 +114,14 @@ def event_rating_totals(*, changes: dict[tuple[int, int], RatingChange]) -> dict
     return totals
 
 
-def crosstable_rating_changes(
-    *, tournament: Tournament
-) -> dict[tuple[int, int], tuple[float, bool]]:
-    """event_rating_changes as plain pairs (change, estimate) for the crosstable's JSON."""
-    return {
-        key: (c.change, c.estimate)
-        for key, c in event_rating_changes(tournament=tournament).items()
-    }
+def crosstable_json_rated(*, tournament: Tournament) -> dict[str, Any]:
+    """The crosstable's JSON (selectors.crosstable_json), each round of a row with its
+    battle's `rating_change` (null: none) and `rating_change_estimate`."""
+    body = crosstable_json(tournament=tournament)
+    changes = event_rating_changes(tournament=tournament)
+    for row in body["rows"]:
+        for number, cell in enumerate(row["rounds"], start=1):
+            change = changes.get((number, row["player"]))
+            cell["rating_change"] = None if change is None else change.change
+            cell["rating_change_estimate"] = change is not None and change.estimate
+    return body

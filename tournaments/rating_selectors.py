@@ -17,6 +17,7 @@ from tournaments.models import (
     RatingBasis,
     RatingPeriod,
     RatingPool,
+    Registration,
     Round,
     Tournament,
 )
@@ -152,12 +153,8 @@ def _tournament_battles(
     annulled = _annulled_pairs(tournament=tournament)
     confirming = tournament.result_confirmation
     for pk, round_id, first, second, result, entered_at, confirmed_at in game_list:
-        result, _ = battle_result_counted(
-            battle=(pk, first, second),
-            result=result,
-            awaiting_confirmation=confirming and confirmed_at is None,
-            effects=effects,
-        )
+        waiting = confirming and confirmed_at is None
+        result, _ = battle_result_counted((pk, first, second), result, waiting, effects)
         if not result:
             into.pending.append(pk)
             continue
@@ -299,3 +296,15 @@ def seeding_ratings(
         else:
             found[player.pk] = (0, "")
     return found
+
+
+def entrant_rating_bases(*, tournament: Tournament) -> dict[int, str]:
+    """Each entrant's rating basis by name (pool, declared or provisional rating), for the
+    start list; an entrant whose rating has none (none at all, or entered before pools) is
+    left out."""
+    names = dict(RatingBasis.choices)
+    rows = Registration.objects.filter(tournament=tournament).exclude(rating_basis="")
+    return {
+        pid: str(names.get(basis, basis))
+        for pid, basis in rows.values_list("player_id", "rating_basis")
+    }

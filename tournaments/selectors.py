@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,7 +20,6 @@ from tournaments.models import (
     Game,
     Penalty,
     Player,
-    RatingBasis,
     Registration,
     Round,
     Tournament,
@@ -167,6 +166,8 @@ def round_results(*, tournament: Tournament) -> tuple[list[RoundResult], int]:
     return _annulled(tournament, results), completed
 
 
+# Per (game, player), the penalties in force on the player's points (penalty_effects).
+PenaltyEffects = dict[tuple[int, int | None], tuple[PenaltyEffect, ...]]
 _BYE_OUTCOME: dict[str, Outcome] = {
     Game.Kind.BYE: Outcome.BYE,
     Game.Kind.REQUESTED_BYE: Outcome.REQUESTED_BYE,
@@ -175,10 +176,7 @@ _BYE_OUTCOME: dict[str, Outcome] = {
 
 
 def game_result_counted(
-    *,
-    game: Game,
-    tournament: Tournament | None = None,
-    effects: dict[tuple[int, int | None], tuple[PenaltyEffect, ...]] | None = None,
+    *, game: Game, tournament: Tournament | None = None, effects: PenaltyEffects | None = None
 ) -> tuple[str, bool]:
     """(the result that counts for the standings, whether a penalty of Art. 12.4 d, e, f
     marks it, shown with *): a battle declared lost decides the game, pending or not; a
@@ -186,32 +184,21 @@ def game_result_counted(
     passes its `tournament` and the tournament's `penalty_effects` once for all."""
     if game.kind != Game.Kind.GAME or game.second_id is None:
         return game.result, False
-    if tournament is None:
-        tournament = game.round.tournament
+    tournament = tournament or game.round.tournament
     if effects is None:
         effects = penalty_effects(tournament=tournament, game=game)
+    waits = tournament.result_confirmation and game.result_confirmed_at is None
     return battle_result_counted(
-        battle=(game.pk, game.first_id, game.second_id),
-        result=game.result,
-        awaiting_confirmation=tournament.result_confirmation and game.result_confirmed_at is None,
-        effects=effects,
+        (game.pk, game.first_id, game.second_id), game.result, waits, effects
     )
 
 
 def battle_result_counted(
-    *,
-    battle: tuple[int, int, int],
-    result: str,
-    awaiting_confirmation: bool,
-    effects: dict[tuple[int, int | None], tuple[PenaltyEffect, ...]],
+    battle: tuple[int, int, int], result: str, waiting: bool, effects: PenaltyEffects
 ) -> tuple[str, bool]:
-    """game_result_counted for a battle (game id, first, second) read as plain values: the
-    ratings read thousands at once, and a model instance each cost more than the rest."""
-    game_id, first, second = battle
-    if awaiting_confirmation:
-        result = ""
-    mine, theirs = effects.get((game_id, first), ()), effects.get((game_id, second), ())
-    return declared_result(mine, theirs) or result, bool(mine or theirs)
+    """game_result_counted on plain values (the ratings read thousands of battles at once)."""
+    mine, theirs = effects.get((battle[0], battle[1]), ()), effects.get((battle[0], battle[2]), ())
+    return declared_result(mine, theirs) or ("" if waiting else result), bool(mine or theirs)
 
 
 def declared_result(mine: Sequence[PenaltyEffect], theirs: Sequence[PenaltyEffect]) -> str:
@@ -340,18 +327,6 @@ def entrants(*, tournament: Tournament) -> list[Entrant]:
     ]
 
 
-def entrant_rating_bases(*, tournament: Tournament) -> dict[int, str]:
-    """Each entrant's rating basis by name (pool, declared or provisional rating), for the
-    start list; an entrant whose rating has none (none at all, or entered before pools) is
-    left out."""
-    names = dict(RatingBasis.choices)
-    rows = Registration.objects.filter(tournament=tournament).exclude(rating_basis="")
-    return {
-        pid: str(names.get(basis, basis))
-        for pid, basis in rows.values_list("player_id", "rating_basis")
-    }
-
-
 def standings_compute(
     *, tournament: Tournament, after_round: int | None = None
 ) -> tuple[StandingRow, ...]:
@@ -416,15 +391,8 @@ def crosstable_get(*, tournament: Tournament) -> Crosstable:
     return Crosstable(rows, crosstable_rows(rows, n), n, tournament.tiebreak_list)
 
 
-def crosstable_json(
-    *,
-    tournament: Tournament,
-    rating_changes: Mapping[tuple[int, int], tuple[float, bool]] | None = None,
-) -> dict[str, Any]:
-    """The crosstable as JSON; `rating_changes`, per (round, player), the battle's rating
-    change and whether it is an estimate (rating_event_selectors.event_rating_changes)."""
+def crosstable_json(*, tournament: Tournament) -> dict[str, Any]:
     table = crosstable_get(tournament=tournament)
-    changes = rating_changes or {}
     legend = tiebreak_legend_json(table.tiebreaks)
     return {
         "tournament": tournament.slug,
@@ -436,6 +404,7 @@ def crosstable_json(
         "rows": [
             {
                 "rank": row.rank,
+                "player": row.entrant.id,
                 "start_rank": row.entrant.start_rank,
                 "name": row.entrant.name,
                 "club": row.entrant.club,
@@ -449,10 +418,8 @@ def crosstable_json(
                         "points": c.points if c.symbol else None,
                         "counted": c.counted,
                         "penalized": c.penalized,
-                        "rating_change": changes.get((n, row.entrant.id), (None, False))[0],
-                        "rating_change_estimate": changes.get((n, row.entrant.id), (0, False))[1],
                     }
-                    for n, c in enumerate(cells, start=1)
+                    for c in cells
                 ],
                 "score": row.score,
                 "tiebreaks": tiebreaks_json(row, table.tiebreaks),
@@ -462,9 +429,7 @@ def crosstable_json(
     }
 
 
-def penalty_effects(
-    *, tournament: Tournament, game: Game | None = None
-) -> dict[tuple[int, int | None], tuple[PenaltyEffect, ...]]:
+def penalty_effects(*, tournament: Tournament, game: Game | None = None) -> PenaltyEffects:
     """Per (game, player), the effects of penalties in force on that player's points (of one
     `game` only when given)."""
     revoked = Penalty.objects.filter(tournament=tournament, kind=Penalty.Kind.REVOCATION)

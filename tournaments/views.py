@@ -29,12 +29,12 @@ from tournaments.models import Player, Tournament
 from tournaments.models.ratings import POOL_CHOICES
 from tournaments.published import tournament_published_serve
 from tournaments.rating_event_selectors import (
-    crosstable_rating_changes,
+    crosstable_json_rated,
     event_rating_changes,
     event_rating_totals,
 )
 from tournaments.rating_page_selectors import history_points, player_rating_history
-from tournaments.rating_selectors import tournament_pool
+from tournaments.rating_selectors import entrant_rating_bases, tournament_pool
 from tournaments.standings import StandingRow, tiebreak_keys, tiebreak_value
 from tournaments.tiebreak_texts import tiebreak_legend
 from tournaments.tiebreaks import code_of
@@ -113,7 +113,7 @@ def _tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "pool_name": dict(POOL_CHOICES)[pool],
             "rounds": page_selectors.rounds_published(tournament=t),
             "players": selectors.entrants(tournament=t),
-            "bases": selectors.entrant_rating_bases(tournament=t),
+            "bases": entrant_rating_bases(tournament=t),
             "audit_head": audit_head(tournament=t),
         },
     )
@@ -243,18 +243,12 @@ def _crosstable_csv(request: HttpRequest, slug: str) -> HttpResponse:
     return response
 
 
-def _crosstable_json(t: Tournament) -> dict[str, object]:
-    return selectors.crosstable_json(
-        tournament=t, rating_changes=crosstable_rating_changes(tournament=t)
-    )
-
-
 def crosstable_json(request: HttpRequest, slug: str) -> HttpResponseBase:
     return _published(
         request,
         slug,
         "crosstable.json",
-        lambda r: JsonResponse(_crosstable_json(_tournament(slug))),
+        lambda r: JsonResponse(crosstable_json_rated(tournament=_tournament(slug))),
         audited=True,  # it publishes the audit trail's head
     )
 
