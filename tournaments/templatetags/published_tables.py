@@ -101,21 +101,23 @@ def crosstable_rows(
         out.append(
             f"\n<tr>{_player_cells(row, link)}\n"
             f'{texts}<td class="num score">{score}</td>{values}'
-            f'<td class="num">{_change(total, estimate, cell=True)}</td></tr>\n'
+            f'<td class="num noprint">{_change(total, estimate, cell=True)}</td></tr>\n'
         )
     return mark_safe("".join(out))  # noqa: S308 - every text above is escaped
 
 
 def _change(change: RatingChange | None, estimate: str, *, cell: bool = False) -> str:
-    """A rating change as a crosstable cell shows it: an estimate marked (class, `~`, title)."""
+    """A rating change as a crosstable cell shows it: an estimate marked (class, `~`, title);
+    not printed (the wall chart keeps to the results and fits its page)."""
     if change is None:
         return ""
+    br = "" if cell else "<br>"
     if change.estimate:
         return (
-            f'{"" if cell else "<br>"}<small class="rating-change estimate" '
-            f'title="{estimate}">{change.text()}</small>'
+            f'<small class="rating-change estimate noprint" title="{estimate}">'
+            f"{br}{change.text()}</small>"
         )
-    return f'{"" if cell else "<br>"}<small class="rating-change">{change.text()}</small>'
+    return f'<small class="rating-change noprint">{br}{change.text()}</small>'
 
 
 def _side_cells(side: Side, link: tuple[str, str]) -> str:
