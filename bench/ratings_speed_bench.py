@@ -11,6 +11,7 @@ through the service on the database (target 2 s; `--close`, needs DATABASE_URL).
 from __future__ import annotations
 
 import argparse
+import cProfile
 import os
 import random
 import sys
@@ -74,14 +75,16 @@ def recompute_bench(players: int, battles: int, periods: int) -> None:
     print(f"  the same history twice, the same ratings to the last bit: {same}")
 
 
-def close_bench(battles: int) -> None:
-    """One period of `battles` battles stored as games, closed by the service."""
+def close_bench(battles: int, profile: str = "") -> None:
+    """One period of `battles` battles stored as games, closed by the service (its profile
+    written to `profile` when given: python -m pstats FILE)."""
     import datetime as dt  # noqa: PLC0415 (Django only for this part)
 
     import django  # noqa: PLC0415
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "klinzha_site.settings.local")
     django.setup()
+    from celery import current_app  # noqa: PLC0415
     from django.core.management import call_command  # noqa: PLC0415
     from django.utils import timezone  # noqa: PLC0415
 
@@ -138,12 +141,21 @@ def close_bench(battles: int) -> None:
                 for b in range(per_round)
             ]
         )
-    start = time.perf_counter()
+    # A web or worker process has loaded Celery's task modules (and Django's checks, which
+    # their loading runs) by its first task: a one-off of about 2 s, not the close's.
+    current_app.loader.import_default_modules()
+    profiler = cProfile.Profile() if profile else None
+    start, cpu = time.perf_counter(), time.process_time()
+    if profiler is not None:
+        profiler.enable()
     closed = rating_period_close(pool="laws", label="2025-03", user=None)
-    took = time.perf_counter() - start
+    if profiler is not None:
+        profiler.disable()
+        profiler.dump_stats(profile)
+    took, took_cpu = time.perf_counter() - start, time.process_time() - cpu
     print(
         f"close: {BattleRating.objects.count():,} battles, {PeriodRating.objects.count():,} "
-        f"players in {closed[-1].label}: {took:.2f} s"
+        f"players in {closed[-1].label}: {took:.2f} s ({took_cpu:.2f} s CPU in this process)"
     )
 
 
@@ -154,9 +166,10 @@ def main() -> None:
     parser.add_argument("--periods", type=int, default=60)
     parser.add_argument("--close", action="store_true", help="the close on the database")
     parser.add_argument("--close-battles", type=int, default=10_000)
+    parser.add_argument("--profile", default="", help="the close's cProfile stats to FILE")
     options = parser.parse_args()
     if options.close:
-        close_bench(options.close_battles)
+        close_bench(options.close_battles, options.profile)
     else:
         recompute_bench(options.players, options.battles, options.periods)
 

@@ -17,6 +17,7 @@ from games.models import RecordSubmission
 from tests.api_schema import SchemaCheckedClient
 from tournaments import pairing_selectors, selectors, services
 from tournaments.models import Game, PairingJob, Player, Registration, Tournament
+from tournaments.rating_event_selectors import crosstable_json_rated
 from tournaments.standings import standings_json
 
 pytestmark = pytest.mark.django_db
@@ -163,7 +164,7 @@ def test_published_bodies(api, event: Tournament) -> None:
     }
     resp = api.get(base + "/crosstable/")
     assert resp.status_code == 200
-    assert_body(resp, selectors.crosstable_json(tournament=event))
+    assert_body(resp, crosstable_json_rated(tournament=event))
     body = resp.json()
     assert set(body) == {
         "tournament",
@@ -177,6 +178,7 @@ def test_published_bodies(api, event: Tournament) -> None:
     assert set(body["tiebreak_legend"]) == set(body["tiebreaks"])
     assert set(body["rows"][0]) == {
         "rank",
+        "player",
         "start_rank",
         "name",
         "club",
@@ -193,6 +195,8 @@ def test_published_bodies(api, event: Tournament) -> None:
         "points",
         "counted",
         "penalized",
+        "rating_change",
+        "rating_change_estimate",
     }
 
 

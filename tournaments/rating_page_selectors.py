@@ -195,7 +195,7 @@ def _battles(*, player: Player, pool: str) -> list[BattleLine]:
     return lines
 
 
-def _now(*, pool: str, player_ids: set[int]) -> dict[int, Rating]:
+def current_ratings(*, pool: str, player_ids: set[int]) -> dict[int, Rating]:
     """The players' current ratings in the pool (deviations grown to now)."""
     conf = pool_settings(pool=pool)
     closed = last_closed_sequence(pool=pool)
@@ -231,7 +231,7 @@ def _estimate(*, player: Player, pool: str, events: list[Tournament]) -> Estimat
     if not mine:
         return None
     others = {d.battle.black if d.battle.white == player.pk else d.battle.white for d in mine}
-    now = _now(pool=pool, player_ids=others | {player.pk})
+    now = current_ratings(pool=pool, player_ids=others | {player.pk})
     fresh = Rating(conf.initial_rating, conf.initial_deviation, conf.initial_volatility)
     names = dict(Player.objects.filter(pk__in=others).values_list("pk", "name"))
     outcomes, lines = [], []
@@ -269,7 +269,7 @@ def player_rating_history(*, player: Player) -> list[PoolHistory]:
         if row is None and estimate is None:
             continue
         conf = pool_settings(pool=pool)
-        now = _now(pool=pool, player_ids={player.pk}).get(player.pk)
+        now = current_ratings(pool=pool, player_ids={player.pk}).get(player.pk)
         rating = now or Rating(conf.initial_rating, conf.initial_deviation, 0.0)
         found.append(
             PoolHistory(

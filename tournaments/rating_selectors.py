@@ -17,6 +17,7 @@ from tournaments.models import (
     RatingBasis,
     RatingPeriod,
     RatingPool,
+    Registration,
     Round,
     Tournament,
 )
@@ -29,7 +30,12 @@ from tournaments.ratings.pools import (
     is_provisional,
     pool_of_event,
 )
-from tournaments.selectors import ROUND_ROBINS, game_result_counted, penalty_effects, round_results
+from tournaments.selectors import (
+    ROUND_ROBINS,
+    battle_result_counted,
+    penalty_effects,
+    round_results,
+)
 
 # The formula's score of the first placer for each result rated; forfeits are not rated.
 FIRST_SCORE: dict[str, float] = {
@@ -70,6 +76,8 @@ class DatedBattle:
 
     day: dt.date
     battle: RatedBattle
+    # The event's id (0: not said).
+    tournament: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +108,18 @@ def _annulled_pairs(*, tournament: Tournament) -> set[tuple[int, int]]:
     return {(r.round, r.player) for r in results if not r.counted}
 
 
+# What rating reads of a battle (kind GAME with a second player: _battle_games).
+_GAME_FIELDS = (
+    "id",
+    "round_id",
+    "first_id",
+    "second_id",
+    "result",
+    "result_entered_at",
+    "result_confirmed_at",
+)
+
+
 def _tournament_battles(
     *,
     tournament: Tournament,
@@ -118,25 +138,33 @@ def _tournament_battles(
         | Q(round__starts_at=None)
         & ~Q(result_entered_at=None)
         & _moment_range("result_entered_at", start, end)
-    ).select_related("round")
+    ).values_list(*_GAME_FIELDS)
     game_list = list(games)
     if not game_list:
         return
+    # The event's few rounds read once, not joined to each of its thousands of games.
+    rounds = {
+        pk: (number, starts_at)
+        for pk, number, starts_at in Round.objects.filter(tournament=tournament).values_list(
+            "pk", "number", "starts_at"
+        )
+    }
     effects = penalty_effects(tournament=tournament)
     annulled = _annulled_pairs(tournament=tournament)
-    for game in game_list:
-        result, _ = game_result_counted(game=game, tournament=tournament, effects=effects)
+    confirming = tournament.result_confirmation
+    for pk, round_id, first, second, result, entered_at, confirmed_at in game_list:
+        waiting = confirming and confirmed_at is None
+        result, _ = battle_result_counted((pk, first, second), result, waiting, effects)
         if not result:
-            into.pending.append(game.pk)
+            into.pending.append(pk)
             continue
         score = FIRST_SCORE.get(result)
-        if score is None or (game.round.number, game.first_id) in annulled:
+        number, starts_at = rounds[round_id]
+        if score is None or (number, first) in annulled:
             continue
-        day = game_day(starts_at=game.round.starts_at, entered_at=game.result_entered_at)
-        assert day is not None and game.second_id is not None  # the query's filter
-        into.rated.append(
-            DatedBattle(day, RatedBattle(game.pk, game.first_id, game.second_id, score))
-        )
+        day = game_day(starts_at=starts_at, entered_at=entered_at)
+        assert day is not None  # the query's filter
+        into.rated.append(DatedBattle(day, RatedBattle(pk, first, second, score), tournament.pk))
 
 
 def pool_battles(
@@ -268,3 +296,15 @@ def seeding_ratings(
         else:
             found[player.pk] = (0, "")
     return found
+
+
+def entrant_rating_bases(*, tournament: Tournament) -> dict[int, str]:
+    """Each entrant's rating basis by name (pool, declared or provisional rating), for the
+    start list; an entrant whose rating has none (none at all, or entered before pools) is
+    left out."""
+    names = dict(RatingBasis.choices)
+    rows = Registration.objects.filter(tournament=tournament).exclude(rating_basis="")
+    return {
+        pid: str(names.get(basis, basis))
+        for pid, basis in rows.values_list("player_id", "rating_basis")
+    }

@@ -166,6 +166,8 @@ def round_results(*, tournament: Tournament) -> tuple[list[RoundResult], int]:
     return _annulled(tournament, results), completed
 
 
+# Per (game, player), the penalties in force on the player's points (penalty_effects).
+PenaltyEffects = dict[tuple[int, int | None], tuple[PenaltyEffect, ...]]
 _BYE_OUTCOME: dict[str, Outcome] = {
     Game.Kind.BYE: Outcome.BYE,
     Game.Kind.REQUESTED_BYE: Outcome.REQUESTED_BYE,
@@ -174,29 +176,29 @@ _BYE_OUTCOME: dict[str, Outcome] = {
 
 
 def game_result_counted(
-    *,
-    game: Game,
-    tournament: Tournament | None = None,
-    effects: dict[tuple[int, int | None], tuple[PenaltyEffect, ...]] | None = None,
+    *, game: Game, tournament: Tournament | None = None, effects: PenaltyEffects | None = None
 ) -> tuple[str, bool]:
     """(the result that counts for the standings, whether a penalty of Art. 12.4 d, e, f
     marks it, shown with *): a battle declared lost decides the game, pending or not; a
     result awaiting its second person's confirmation does not count yet. A list of games
     passes its `tournament` and the tournament's `penalty_effects` once for all."""
-    result = game.result
     if game.kind != Game.Kind.GAME or game.second_id is None:
-        return result, False
-    if tournament is None:
-        tournament = game.round.tournament
-    if tournament.result_confirmation and game.result_confirmed_at is None:
-        result = ""
+        return game.result, False
+    tournament = tournament or game.round.tournament
     if effects is None:
         effects = penalty_effects(tournament=tournament, game=game)
-    mine, theirs = (
-        effects.get((game.pk, game.first_id), ()),
-        effects.get((game.pk, game.second_id), ()),
+    waits = tournament.result_confirmation and game.result_confirmed_at is None
+    return battle_result_counted(
+        (game.pk, game.first_id, game.second_id), game.result, waits, effects
     )
-    return declared_result(mine, theirs) or result, bool(mine or theirs)
+
+
+def battle_result_counted(
+    battle: tuple[int, int, int], result: str, waiting: bool, effects: PenaltyEffects
+) -> tuple[str, bool]:
+    """game_result_counted on plain values (the ratings read thousands of battles at once)."""
+    mine, theirs = effects.get((battle[0], battle[1]), ()), effects.get((battle[0], battle[2]), ())
+    return declared_result(mine, theirs) or ("" if waiting else result), bool(mine or theirs)
 
 
 def declared_result(mine: Sequence[PenaltyEffect], theirs: Sequence[PenaltyEffect]) -> str:
@@ -402,6 +404,7 @@ def crosstable_json(*, tournament: Tournament) -> dict[str, Any]:
         "rows": [
             {
                 "rank": row.rank,
+                "player": row.entrant.id,
                 "start_rank": row.entrant.start_rank,
                 "name": row.entrant.name,
                 "club": row.entrant.club,
@@ -426,9 +429,7 @@ def crosstable_json(*, tournament: Tournament) -> dict[str, Any]:
     }
 
 
-def penalty_effects(
-    *, tournament: Tournament, game: Game | None = None
-) -> dict[tuple[int, int | None], tuple[PenaltyEffect, ...]]:
+def penalty_effects(*, tournament: Tournament, game: Game | None = None) -> PenaltyEffects:
     """Per (game, player), the effects of penalties in force on that player's points (of one
     `game` only when given)."""
     revoked = Penalty.objects.filter(tournament=tournament, kind=Penalty.Kind.REVOCATION)

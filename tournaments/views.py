@@ -31,8 +31,13 @@ from tournaments.models import Player, Tournament
 from tournaments.models.ratings import POOL_CHOICES
 from tournaments.own_boards import own_boards_first
 from tournaments.published import tournament_published_serve
+from tournaments.rating_event_selectors import (
+    crosstable_json_rated,
+    event_rating_changes,
+    event_rating_totals,
+)
 from tournaments.rating_page_selectors import history_points, player_rating_history
-from tournaments.rating_selectors import tournament_pool
+from tournaments.rating_selectors import entrant_rating_bases, tournament_pool
 from tournaments.series_selectors import tournament_series
 from tournaments.standings import StandingRow, tiebreak_keys, tiebreak_value
 from tournaments.tiebreak_texts import tiebreak_legend
@@ -126,6 +131,7 @@ def _tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "pool_name": dict(POOL_CHOICES)[pool],
             "rounds": page_selectors.rounds_published(tournament=t),
             "players": selectors.entrants(tournament=t),
+            "bases": entrant_rating_bases(tournament=t),
             "audit_head": audit_head(tournament=t),
             "series": list(tournament_series(tournament=t)),
         },
@@ -202,12 +208,15 @@ def _crosstable(request: HttpRequest, slug: str) -> HttpResponse:
     t = _tournament(slug)
     table = selectors.crosstable_get(tournament=t)
     shown = points_formatter()
+    changes = event_rating_changes(tournament=t)
+    totals = event_rating_totals(changes=changes)
     lines = [
         (
             row,
-            [c.text() for c in cells],
+            [(c.text(), changes.get((n, row.entrant.id))) for n, c in enumerate(cells, start=1)],
             shown(row.score),
             [shown(row.tiebreaks[tb]) for tb in table.tiebreaks],
+            totals.get(row.entrant.id),
         )
         for row, cells in zip(table.rows, table.cells, strict=True)
     ]
@@ -268,7 +277,7 @@ def crosstable_json(request: HttpRequest, slug: str) -> HttpResponseBase:
         request,
         slug,
         "crosstable.json",
-        lambda r: JsonResponse(selectors.crosstable_json(tournament=_tournament(slug))),
+        lambda r: JsonResponse(crosstable_json_rated(tournament=_tournament(slug))),
         audited=True,  # it publishes the audit trail's head
     )
 

@@ -1,5 +1,7 @@
 """The `kz bundle export SLUG --out DIR` subcommand: every record of a tournament with its
-signatures and the signers' public keys, for `kz verify DIR` to check offline (Art. 8.2)."""
+signatures and the signers' public keys, for `kz verify DIR` to check offline (Art. 8.2), and
+its results with the rounds' dates; `kz bundle export --pool POOL --out DIR`: a rating pool's
+whole history, for `kz ratings verify DIR`."""
 
 from __future__ import annotations
 
@@ -16,6 +18,9 @@ from games.signing import Signature, bundle
 from games.site_key import SITE_SIGNER, site_public_keys
 from rules.errors import RulesError
 from tournaments.models import Tournament
+from tournaments.rating_bundle import event_results_export, pool_history_export
+from tournaments.ratings.pools import POOLS
+from tournaments.ratings.verify import RATING_HISTORY
 
 MANIFEST = offline_signing.MANIFEST
 
@@ -26,7 +31,10 @@ def register(subparsers: Any) -> None:
     exp = sub.add_parser(
         "export", help="write every record with its signatures and public keys (kz verify DIR)"
     )
-    exp.add_argument("slug")
+    exp.add_argument("slug", nargs="?", default=None)
+    exp.add_argument(
+        "--pool", choices=POOLS, default=None, help="a rating pool's whole history instead"
+    )
     exp.add_argument("--out", required=True, metavar="DIR")
     exp.add_argument("--json", action="store_true")
     exp.set_defaults(handler=handle_bundle_export)
@@ -76,7 +84,37 @@ def _signer_name(sig: RecordSignature) -> str:
     return sig.signer.get_username() if sig.signer else ""
 
 
+def _pool_export(options: dict[str, Any], stdout: IO[str], stderr: IO[str]) -> int:
+    """Write the pool's history (tournaments.rating_bundle) to DIR/rating-history.json."""
+    out = Path(options["out"])
+    body = pool_history_export(pool=options["pool"])
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / RATING_HISTORY).write_text(
+            json.dumps(body, ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
+        )
+    except OSError as exc:
+        stderr.write(f"cannot write {out}: {exc.strerror or exc}\n")
+        return 2
+    events = len(body["events"])
+    results = sum(len(e["results"]) for e in body["events"])
+    if options.get("json"):
+        summary = {"out": str(out), "pool": body["pool"], "events": events, "results": results}
+        stdout.write(json.dumps(summary) + "\n")
+    else:
+        stdout.write(f"{body['pool']}: {events} events, {results} results: {out}\n")
+    return 0
+
+
 def handle_bundle_export(options: dict[str, Any], stdout: IO[str], stderr: IO[str]) -> int:
+    if options.get("pool"):
+        if options.get("slug"):
+            stderr.write("give a tournament or --pool, not both\n")
+            return 2
+        return _pool_export(options, stdout, stderr)
+    if not options.get("slug"):
+        stderr.write("give a tournament's slug, or --pool POOL\n")
+        return 2
     tournament = Tournament.objects.filter(slug=options["slug"]).first()
     if tournament is None:
         stderr.write(f"no tournament {options['slug']!r}\n")
@@ -105,6 +143,12 @@ def handle_bundle_export(options: dict[str, Any], stdout: IO[str], stderr: IO[st
             "records": listed,
             # the keys each signer registered: a signature by any other key does not count
             "keys": signing_keys_of(users=list(signers)),
+            # Its results and rounds' dates: what the ratings were computed from.
+            **{
+                k: v
+                for k, v in event_results_export(tournament=tournament).items()
+                if k in ("pool", "rounds", "results")
+            },
         }
         if any(
             s.role == RecordSignature.Role.SITE for sub in records for s in sub.signatures.all()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tournaments.demo import demo_load
@@ -32,7 +34,10 @@ def test_standings_and_crosstable_as_a_visitor_sees_them(live_server, browser_pa
     assert heads[4:8] == ["1", "2", "3", "4"]
     cells = page.locator("#crosstable tbody tr").nth(0).locator("td").all_inner_texts()
     assert cells[1] == expected[0].entrant.name
-    # each round cell reads like "3f1": opponent's rank, placed first/second, result
-    assert all(c[-1] in "10=+-BH" for c in cells[4:8] if c)
+    # each round cell reads like "3f1": opponent's rank, placed first/second, result; a
+    # battle's rating change under it (~ an estimate: no period closed yet)
+    assert all(c.split("\n")[0][-1] in "10=+-BH" for c in cells[4:8] if c)
+    changes = [c.split("\n")[1] for c in cells[4:8] if "\n" in c]
+    assert changes and all(re.fullmatch(r"~[+-]\d+\.\d", c) for c in changes), cells
     page.set_viewport_size({"width": 380, "height": 700})  # a phone
     assert page.locator("#crosstable").is_visible()

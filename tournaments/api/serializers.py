@@ -164,8 +164,24 @@ class EntrantSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Registration
-        fields = ["player", "name", "start_rank", "rating", "status", "first_round", "last_round"]
+        fields = [
+            "player",
+            "name",
+            "start_rank",
+            "rating",
+            "rating_basis",
+            "status",
+            "first_round",
+            "last_round",
+        ]
         read_only_fields = fields
+        extra_kwargs = {
+            "rating_basis": {
+                "help_text": "where `rating` came from: pool (the player's rating in the "
+                "event's pool), declared (Player.rating), provisional (the provisional pool "
+                "rating); empty: none, or entered before pools"
+            }
+        }
 
 
 class ForbiddenPairSerializer(serializers.ModelSerializer):

@@ -30,6 +30,7 @@ from tournaments.api.serializers import TournamentSerializer
 from tournaments.api.trf import TrfImportActions
 from tournaments.models import Tournament
 from tournaments.permissions import OrganizerWriteOrReadOnly, TournamentWriteArbiters
+from tournaments.rating_event_selectors import crosstable_json_rated
 from tournaments.standings import standings_json
 
 
@@ -96,7 +97,7 @@ class TournamentViewSet(
             view=self,
             request=request,
             page="crosstable",
-            body=lambda t: Response(selectors.crosstable_json(tournament=t)),
+            body=lambda t: Response(crosstable_json_rated(tournament=t)),
             audited=True,  # it publishes the audit trail's head
         )
 

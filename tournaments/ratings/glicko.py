@@ -94,28 +94,40 @@ def grown_deviation(*, deviation: float, volatility: float, ceiling: float) -> f
     return min(math.sqrt(phi * phi + volatility * volatility) * SCALE, ceiling)
 
 
+def _term(mu: float, outcome: Outcome) -> tuple[float, float]:
+    """One battle's terms of step 3's sum (v's inverse) and step 4's (Δ/v)."""
+    opponent = outcome.opponent
+    g_j = g(opponent.deviation / SCALE)
+    e_j = 1.0 / (1.0 + math.exp(-g_j * (mu - (opponent.rating - CENTRE) / SCALE)))
+    return g_j * g_j * e_j * (1.0 - e_j), g_j * (outcome.score - e_j)
+
+
+def _finish(
+    *, mu: float, phi: float, volatility: float, sums: tuple[float, float], tau: float
+) -> Step:
+    """Steps 3 to 8 from the sums over the period's battles (v's inverse, Δ/v)."""
+    v_inverse, total = sums
+    v = 1.0 / v_inverse
+    delta = v * total
+    sigma = new_volatility(sigma=volatility, phi=phi, v=v, delta=delta, tau=tau)
+    phi_star = math.sqrt(phi * phi + sigma * sigma)
+    new_phi = 1.0 / math.sqrt(1.0 / (phi_star * phi_star) + 1.0 / v)
+    new_mu = mu + new_phi * new_phi * total
+    result = Rating(new_mu * SCALE + CENTRE, new_phi * SCALE, sigma)
+    return Step(mu, phi, v, delta, sigma, phi_star, new_phi, new_mu, result)
+
+
 def rating_step(*, player: Rating, outcomes: Sequence[Outcome], tau: float) -> Step:
     """Steps 2 to 8 for a player who played `outcomes` in the period (at least one)."""
     mu = (player.rating - CENTRE) / SCALE
     phi = player.deviation / SCALE
     v_inverse = 0.0
     total = 0.0
-    exp = math.exp
     for outcome in outcomes:
-        opponent = outcome.opponent
-        mu_j = (opponent.rating - CENTRE) / SCALE
-        g_j = g(opponent.deviation / SCALE)
-        e_j = 1.0 / (1.0 + exp(-g_j * (mu - mu_j)))
-        v_inverse += g_j * g_j * e_j * (1.0 - e_j)
-        total += g_j * (outcome.score - e_j)
-    v = 1.0 / v_inverse
-    delta = v * total
-    sigma = new_volatility(sigma=player.volatility, phi=phi, v=v, delta=delta, tau=tau)
-    phi_star = math.sqrt(phi * phi + sigma * sigma)
-    new_phi = 1.0 / math.sqrt(1.0 / (phi_star * phi_star) + 1.0 / v)
-    new_mu = mu + new_phi * new_phi * total
-    result = Rating(new_mu * SCALE + CENTRE, new_phi * SCALE, sigma)
-    return Step(mu, phi, v, delta, sigma, phi_star, new_phi, new_mu, result)
+        weight, term = _term(mu, outcome)
+        v_inverse += weight
+        total += term
+    return _finish(mu=mu, phi=phi, volatility=player.volatility, sums=(v_inverse, total), tau=tau)
 
 
 def rating_update(
@@ -147,11 +159,24 @@ def rating_with_changes(
 ) -> tuple[Rating, list[float]]:
     """The rating after the period's battles (at least one) and what each added in order
     (battle_changes): the last prefix is the whole period, so its update is the rating."""
+    # The sums of the first k battles grow by one term each: added in the same order as
+    # rating_step adds them, so each prefix's update is the same to the last bit, without
+    # summing every prefix again (a player's k battles cost k terms, not k²/2).
+    mu = (player.rating - CENTRE) / SCALE
+    phi = player.deviation / SCALE
     changes = []
     before = player.rating
     result = player
-    for k in range(1, len(outcomes) + 1):
-        result = rating_step(player=player, outcomes=outcomes[:k], tau=tau).result
+    v_inverse = 0.0
+    total = 0.0
+    for outcome in outcomes:
+        weight, term = _term(mu, outcome)
+        v_inverse += weight
+        total += term
+        step = _finish(
+            mu=mu, phi=phi, volatility=player.volatility, sums=(v_inverse, total), tau=tau
+        )
+        result = step.result
         changes.append(result.rating - before)
         before = result.rating
     return result, changes

@@ -70,26 +70,42 @@ def battles_check(battles: Sequence[RatedBattle]) -> None:
 
 
 def _outcomes(
-    *, battles: Sequence[RatedBattle], before: Mapping[int, Rating]
+    *, battles: Sequence[RatedBattle], standings: Mapping[int, Standing], fresh: Rating
 ) -> dict[int, list[tuple[int, Outcome]]]:
-    """Each player's (battle, outcome) in the period's order, against pre-period ratings."""
+    """Each player's (battle, outcome) in the period's order, against pre-period ratings
+    (`fresh` for a player new to the pool)."""
     played: dict[int, list[tuple[int, Outcome]]] = {}
+    get = standings.get
     for b in battles:
-        played.setdefault(b.white, []).append((b.battle, Outcome(before[b.black], b.score)))
-        played.setdefault(b.black, []).append((b.battle, Outcome(before[b.white], 1 - b.score)))
+        white, black = get(b.white), get(b.black)
+        white_rating = fresh if white is None else white.rating
+        black_rating = fresh if black is None else black.rating
+        played.setdefault(b.white, []).append((b.battle, Outcome(black_rating, b.score)))
+        played.setdefault(b.black, []).append((b.battle, Outcome(white_rating, 1 - b.score)))
     return played
 
 
-def _idle(*, old: Standing, ceiling: float) -> Standing:
-    """An idle player's standing after the period: the deviation grown (Glicko-2 step 6)."""
-    rating, deviation, volatility = old.rating
-    # glicko.grown_deviation written out (the same operations, so the same bits): a large
-    # pool's players are mostly idle, and this runs for each of them every period.
-    phi = deviation / SCALE
-    grown = min(sqrt(phi * phi + volatility * volatility) * SCALE, ceiling)
-    if grown == deviation:
-        return old
-    return Standing(Rating(rating, grown, volatility), old.games, old.last_period)
+def _idle_grow(
+    *,
+    standings: Mapping[int, Standing],
+    played: Mapping[int, object],
+    ceiling: float,
+    into: dict[int, Standing],
+) -> None:
+    """Every idle player's standing after the period into `into`: the deviation grown
+    (Glicko-2 step 6; glicko.grown_deviation written out, the same operations, so the same
+    bits: a large pool's players are mostly idle, and this runs for each every period). A
+    deviation already at the ceiling stays as it is (the row `into` holds already)."""
+    for pid, old in standings.items():
+        if pid in played:
+            continue
+        rating, deviation, volatility = old.rating
+        if deviation == ceiling:
+            continue
+        phi = deviation / SCALE
+        grown = min(sqrt(phi * phi + volatility * volatility) * SCALE, ceiling)
+        if grown != deviation:
+            into[pid] = Standing(Rating(rating, grown, volatility), old.games, old.last_period)
 
 
 def period_rate(
@@ -101,35 +117,27 @@ def period_rate(
     with_changes: bool = True,
 ) -> PeriodResult:
     """Close one period: the pool's standings after it and (with_changes) each battle's
-    rating change for both players."""
+    rating change for both players. Each player's update reads only pre-period ratings, so
+    the order players are updated in changes no bit."""
     battles_check(battles)
     fresh = Rating(settings.initial_rating, settings.initial_deviation, settings.initial_volatility)
-    before = {pid: s.rating for pid, s in standings.items()}
-    for b in battles:
-        before.setdefault(b.white, fresh)
-        before.setdefault(b.black, fresh)
-    played = _outcomes(battles=battles, before=before)
+    played = _outcomes(battles=battles, standings=standings, fresh=fresh)
     ceiling = settings.initial_deviation
-    after: dict[int, Standing] = {}
+    # Everyone's standing as it was, the idle grown, then those who played updated.
+    after: dict[int, Standing] = dict(standings)
+    _idle_grow(standings=standings, played=played, ceiling=ceiling, into=after)
     per_battle: dict[tuple[int, int], float] = {}
-    for pid in sorted(before):
+    for pid in sorted(played):
+        mine = played[pid]
         old = standings.get(pid)
-        mine = played.get(pid)
-        if mine is None:
-            assert old is not None  # everyone idle was in the pool before
-            after[pid] = _idle(old=old, ceiling=ceiling)
-            continue
+        start = fresh if old is None else old.rating
         outcomes = [o for _, o in mine]
         if with_changes:
-            new, deltas = rating_with_changes(
-                player=before[pid], outcomes=outcomes, tau=settings.tau
-            )
+            new, deltas = rating_with_changes(player=start, outcomes=outcomes, tau=settings.tau)
             for (battle, _), delta in zip(mine, deltas, strict=True):
                 per_battle[(battle, pid)] = delta
         else:
-            new = rating_update(
-                player=before[pid], outcomes=outcomes, tau=settings.tau, ceiling=ceiling
-            )
+            new = rating_update(player=start, outcomes=outcomes, tau=settings.tau, ceiling=ceiling)
         after[pid] = Standing(new, (old.games if old else 0) + len(outcomes), label)
     changes = (
         [

@@ -7,10 +7,12 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.db.models import Min
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -34,7 +36,7 @@ from tournaments.rating_selectors import (
     pool_state_before,
     pool_tournaments,
 )
-from tournaments.ratings.history import PeriodResult, period_rate
+from tournaments.ratings.history import PeriodResult, Standing, period_rate
 from tournaments.ratings.pools import (
     POOLS,
     PoolSettings,
@@ -45,6 +47,7 @@ from tournaments.ratings.pools import (
     pool_check,
 )
 from tournaments.roles import user_is_rating_officer
+from tournaments.services.bulk_rows import rows_delete, rows_insert
 from tournaments.services.common import (
     acting_account,
     published_version_bump,
@@ -77,8 +80,10 @@ def _period_row(*, pool: str, index: int, conf: PoolSettings) -> RatingPeriod:
 
 @dataclass(frozen=True, slots=True)
 class Rated:
-    """What rating one period found: its battles and what they gave."""
+    """What rating one period found: the pool's state at its start, its battles and what
+    they gave."""
 
+    before: dict[int, Standing]
     battles: PoolBattles
     result: PeriodResult
 
@@ -89,81 +94,162 @@ def _chunks(ids: list[int]) -> Iterable[list[int]]:
         yield ids[i : i + size]
 
 
-def _pool_ratings_refresh(*, pool: str, player_ids: set[int]) -> None:
-    """Each player's pool rating from their latest period played (none when none is)."""
+def _pool_ratings_read(*, pool: str, player_ids: set[int]) -> list[tuple[Any, ...]]:
+    """The pool-rating rows of players from their latest period played, read back."""
+    found = []
     for chunk in _chunks(sorted(player_ids)):
-        PoolRating.objects.filter(pool=pool, player_id__in=chunk).delete()
         rows = (
             PeriodRating.objects.filter(period__pool=pool, player_id__in=chunk)
             .order_by("player_id", "-period__sequence")
             .values_list("player_id", "period_id", "rating", "deviation", "volatility", "games")
         )
-        latest: dict[int, PoolRating] = {}
+        seen: set[int] = set()
         for pid, period_id, rating, deviation, volatility, games in rows:
-            if pid not in latest:
-                latest[pid] = PoolRating(
-                    pool=pool,
-                    player_id=pid,
-                    rating=rating,
-                    deviation=deviation,
-                    volatility=volatility,
-                    games=games,
-                    last_period_id=period_id,
-                )
-        PoolRating.objects.bulk_create(latest.values())
+            if pid not in seen:
+                seen.add(pid)
+                found.append((pool, pid, rating, deviation, volatility, games, period_id))
+    return found
 
 
-def _rows_store(*, period: RatingPeriod, rated: Rated, conf: PoolSettings) -> None:
-    """Replace the period's per-player and per-battle rows with what `rated` found."""
-    before = pool_state_before(period=period)
+def _pool_ratings_refresh(*, period: RatingPeriod, rated: Rated, old: set[int]) -> None:
+    """Each player's pool rating from their latest period played (none when none is): for
+    those who played in `period` and in no later one, what was just rated (the close of the
+    pool's newest period: no read back); for the others (a re-rating), read back."""
+    pool = period.pool
+    played = set(rated.result.standings) & {
+        p for d in rated.battles.rated for p in (d.battle.white, d.battle.black)
+    }
+    later = set(
+        PeriodRating.objects.filter(period__pool=pool, period__sequence__gt=period.sequence)
+        .values_list("player_id", flat=True)
+        .distinct()
+    )
+    fresh = played - later
+    rows = [
+        (pool, pid, s.rating.rating, s.rating.deviation, s.rating.volatility, s.games, period.pk)
+        for pid in sorted(fresh)
+        for s in (rated.result.standings[pid],)
+    ]
+    rows += _pool_ratings_read(pool=pool, player_ids=(old | played) - fresh)
+    rows_delete(model=PoolRating, field="player_id", values=sorted(old | played), pool=pool)
+    rows_insert(model=PoolRating, fields=POOL_RATING_FIELDS, rows=rows)
+
+
+POOL_RATING_FIELDS = (
+    "pool",
+    "player_id",
+    "rating",
+    "deviation",
+    "volatility",
+    "games",
+    "last_period_id",
+)
+PERIOD_RATING_FIELDS = (
+    "period_id",
+    "player_id",
+    "rating_before",
+    "deviation_before",
+    "rating",
+    "deviation",
+    "volatility",
+    "played",
+    "games",
+)
+BATTLE_RATING_FIELDS = (
+    "period_id",
+    "game_id",
+    "first_id",
+    "second_id",
+    "first_score",
+    "first_change",
+    "second_change",
+)
+
+
+def _period_rows(
+    *, period: RatingPeriod, rated: Rated, conf: PoolSettings
+) -> list[tuple[Any, ...]]:
+    """The period's per-player rows: before and after, battles in it and so far."""
     played: dict[int, int] = {}
     for dated in rated.battles.rated:
         for pid in (dated.battle.white, dated.battle.black):
             played[pid] = played.get(pid, 0) + 1
-    old = set(PeriodRating.objects.filter(period=period).values_list("player_id", flat=True))
-    events = _events_rated(period)
-    PeriodRating.objects.filter(period=period).delete()
-    BattleRating.objects.filter(period=period).delete()
     rows = []
     for pid in sorted(played):
-        start = before.get(pid)
+        start = rated.before.get(pid)
         after = rated.result.standings[pid]
         rows.append(
-            PeriodRating(
-                period=period,
-                player_id=pid,
-                rating_before=start.rating.rating if start else conf.initial_rating,
-                deviation_before=start.rating.deviation if start else conf.initial_deviation,
-                rating=after.rating.rating,
-                deviation=after.rating.deviation,
-                volatility=after.rating.volatility,
-                played=played[pid],
-                games=after.games,
+            (
+                period.pk,
+                pid,
+                start.rating.rating if start else conf.initial_rating,
+                start.rating.deviation if start else conf.initial_deviation,
+                after.rating.rating,
+                after.rating.deviation,
+                after.rating.volatility,
+                played[pid],
+                after.games,
             )
         )
-    PeriodRating.objects.bulk_create(rows, batch_size=2000)
-    # A battle a correction moved here from another period leaves its row there.
-    for chunk in _chunks([d.battle.battle for d in rated.battles.rated]):
-        BattleRating.objects.filter(game_id__in=chunk).delete()
-    BattleRating.objects.bulk_create(
-        [
-            BattleRating(
-                period=period,
-                game_id=d.battle.battle,
-                first_id=d.battle.white,
-                second_id=d.battle.black,
-                first_score=d.battle.score,
-                first_change=change.white_change,
-                second_change=change.black_change,
+    return rows
+
+
+def _rows_store(*, period: RatingPeriod, rated: Rated, conf: PoolSettings) -> int | None:
+    """Replace the period's per-player and per-battle rows with what `rated` found; the
+    number of the earliest other period a battle of it was rated in before (None: none)."""
+    old = set(PeriodRating.objects.filter(period=period).values_list("player_id", flat=True))
+    # The events whose battles the period rated before (none before its first rating).
+    events = _events_rated(period) if period.ratings_version else set()
+    PeriodRating.objects.filter(period=period).delete()
+    BattleRating.objects.filter(period=period).delete()
+    rows_insert(
+        model=PeriodRating,
+        fields=PERIOD_RATING_FIELDS,
+        rows=_period_rows(period=period, rated=rated, conf=conf),
+    )
+    # A battle a correction moved here from another period leaves its row there, and that
+    # period (rated with it) is rated again, with those after it.
+    moved_from = rows_delete(
+        model=BattleRating,
+        field="game_id",
+        values=[d.battle.battle for d in rated.battles.rated],
+        returning="period_id",
+    )
+    rows_insert(
+        model=BattleRating,
+        fields=BATTLE_RATING_FIELDS,
+        rows=(
+            (
+                period.pk,
+                d.battle.battle,
+                d.battle.white,
+                d.battle.black,
+                d.battle.score,
+                change.white_change,
+                change.black_change,
             )
             for d, change in zip(rated.battles.rated, rated.result.changes, strict=True)
-        ],
-        batch_size=2000,
+        ),
     )
-    _pool_ratings_refresh(pool=period.pool, player_ids=old | set(played))
+    _pool_ratings_refresh(period=period, rated=rated, old=old)
     # Their crosstables and players' pages show each battle's change.
-    for tournament in Tournament.objects.filter(pk__in=events | _events_rated(period)):
+    events |= {d.tournament for d in rated.battles.rated}
+    for tournament in Tournament.objects.filter(pk__in=events):
         published_version_bump(tournament)
+    return (
+        RatingPeriod.objects.filter(pk__in=moved_from).aggregate(first=Min("sequence"))["first"]
+        if moved_from
+        else None
+    )
+
+
+def _moved_mark(*, period: RatingPeriod, first: int | None) -> None:
+    """After `period` is stored: the closed periods from number `first` on (a battle moved
+    out of it into `period`) are rated again by the next run."""
+    if first is not None:
+        RatingPeriod.objects.filter(pool=period.pool, sequence__gte=first).exclude(
+            closed_at=None
+        ).update(needs_rating=True)
 
 
 def _events_rated(period: RatingPeriod) -> set[int]:
@@ -178,13 +264,14 @@ def _events_rated(period: RatingPeriod) -> set[int]:
 def _period_rate(*, period: RatingPeriod, conf: PoolSettings) -> Rated:
     """The period's battles rated from the pool's state at its start (nothing stored)."""
     battles = pool_battles(pool=period.pool, start=period.starts_on, end=period.ends_before)
+    before = pool_state_before(period=period)
     result = period_rate(
-        standings=pool_state_before(period=period),
+        standings=before,
         label=period.label,
         battles=[d.battle for d in battles.rated],
         settings=conf,
     )
-    return Rated(battles, result)
+    return Rated(before, battles, result)
 
 
 def _audit(*, period: RatingPeriod, rated: Rated, user: AnyUser | None, action: Action) -> None:
@@ -207,13 +294,14 @@ def _audit(*, period: RatingPeriod, rated: Rated, user: AnyUser | None, action: 
 
 def _close(*, period: RatingPeriod, rated: Rated, conf: PoolSettings, user: AnyUser | None) -> None:
     """Store the rated period and mark it closed (by `user`; None, the system)."""
-    _rows_store(period=period, rated=rated, conf=conf)
+    moved = _rows_store(period=period, rated=rated, conf=conf)
     period.closed_at = timezone.now()
     period.closed_by = acting_account(user)
     period.closed_with_pending = len(rated.battles.pending)
     period.needs_rating = False
     period.ratings_version += 1
     period.save()
+    _moved_mark(period=period, first=moved)
     _audit(period=period, rated=rated, user=user, action=Action.RATING_PERIOD_CLOSED)
 
 
@@ -422,10 +510,11 @@ def rating_period_rerate_next(*, pool: str) -> RatingPeriod | None:
         return None
     conf = pool_settings(pool=pool)
     rated = _period_rate(period=period, conf=conf)
-    _rows_store(period=period, rated=rated, conf=conf)
+    moved = _rows_store(period=period, rated=rated, conf=conf)
     period.needs_rating = False
     period.ratings_version += 1
     period.save(update_fields=["needs_rating", "ratings_version"])
+    _moved_mark(period=period, first=moved)
     _audit(period=period, rated=rated, user=None, action=Action.RATING_PERIOD_RERATED)
     return period
 

@@ -5,7 +5,7 @@ template engine, a 1,000-player table was two thirds of a cold page: a node per 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from html import escape
 
 from django import template
@@ -16,6 +16,7 @@ from django.utils.translation import gettext
 
 from tournaments.models import Tournament
 from tournaments.page_selectors import PairingRow, Side
+from tournaments.rating_event_selectors import RatingChange
 from tournaments.standings import Entrant, StandingRow
 
 register = template.Library()
@@ -77,21 +78,46 @@ def standings_rows(table: Sequence[tuple[StandingRow, str, Sequence[str]]]) -> S
 
 @register.simple_tag
 def crosstable_rows(
-    lines: Sequence[tuple[StandingRow, Sequence[str], str, Sequence[str]]],
+    lines: Sequence[
+        tuple[
+            StandingRow,
+            Sequence[tuple[str, RatingChange | None]],
+            str,
+            Sequence[str],
+            RatingChange | None,
+        ]
+    ],
 ) -> SafeString:
-    """The crosstable's rows: (row, its cells' texts, score shown, tie-breaks shown) each.
-    A cell's text is a rank, f or s, a result's mark, a point and brackets: nothing to
+    """The crosstable's rows: (row, its cells' texts each with the battle's rating change,
+    score shown, tie-breaks shown, the rating changes' sum) each. A cell's text is a rank,
+    f or s, a result's mark, a point and brackets, a change a signed number: nothing to
     escape."""
     link = url_parts("tournaments:player")
+    estimate = escape(gettext("estimate"))
     out = []
-    for row, cells, score, tiebreaks in lines:
-        texts = "".join(f"<td>{c}</td>" for c in cells)
+    for row, cells, score, tiebreaks, total in lines:
+        texts = "".join(f"<td>{c}{_change(ch, estimate)}</td>" for c, ch in cells)
         values = "".join(f'<td class="num">{v}</td>' for v in tiebreaks)
         out.append(
             f"\n<tr>{_player_cells(row, link)}\n"
-            f'{texts}<td class="num score">{score}</td>{values}</tr>\n'
+            f'{texts}<td class="num score">{score}</td>{values}'
+            f'<td class="num noprint">{_change(total, estimate, cell=True)}</td></tr>\n'
         )
     return mark_safe("".join(out))  # noqa: S308 - every text above is escaped
+
+
+def _change(change: RatingChange | None, estimate: str, *, cell: bool = False) -> str:
+    """A rating change as a crosstable cell shows it: an estimate marked (class, `~`, title);
+    not printed (the wall chart keeps to the results and fits its page)."""
+    if change is None:
+        return ""
+    br = "" if cell else "<br>"
+    if change.estimate:
+        return (
+            f'<small class="rating-change estimate noprint" title="{estimate}">'
+            f"{br}{change.text()}</small>"
+        )
+    return f'<small class="rating-change noprint">{br}{change.text()}</small>'
 
 
 def _side_cells(side: Side, link: tuple[str, str]) -> str:
@@ -160,12 +186,18 @@ def pairing_rows(rows: Sequence[PairingRow], t: Tournament) -> SafeString:
 
 
 @register.simple_tag
-def player_items(players: Sequence[Entrant]) -> SafeString:
-    """The tournament page's players: a link to each one's page, club and rating."""
+def player_items(players: Sequence[Entrant], bases: Mapping[int, str] | None = None) -> SafeString:
+    """The tournament page's players: a link to each one's page, club and rating, and what
+    the rating is (`bases`: player id to the basis's name, as the start list seeds by it)."""
     link = url_parts("tournaments:player")
+    bases = bases or {}
     out = [
         f'<li><a href="{link[0]}{p.id}{link[1]}">{escape(p.name)}</a> {escape(p.club)} '
-        f"{p.rating}</li>"
+        f"{p.rating}{_basis(bases.get(p.id, ''))}</li>"
         for p in players
     ]
     return mark_safe("".join(out))  # noqa: S308 - every text above is escaped
+
+
+def _basis(name: str) -> str:
+    return f' <small class="rating-basis">({escape(name)})</small>' if name else ""

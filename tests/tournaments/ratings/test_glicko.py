@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import math
+import random
+
+import pytest
 
 from tournaments.ratings.glicko import (
     SCALE,
@@ -15,6 +18,7 @@ from tournaments.ratings.glicko import (
     new_volatility,
     rating_step,
     rating_update,
+    rating_with_changes,
 )
 
 # The example: a player rated 1500, RD 200, σ 0.06 plays three opponents in one period,
@@ -110,3 +114,25 @@ def test_battle_changes_add_up_to_the_periods_change() -> None:
     assert changes[0] > 0 > changes[1]
     final = rating_update(player=PLAYER, outcomes=OUTCOMES, tau=0.5, ceiling=350)
     assert math.isclose(sum(changes), final.rating - 1500, abs_tol=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_each_battles_change_is_the_prefix_updates_difference_to_the_bit(seed: int) -> None:
+    """rating_with_changes sums the prefixes as it goes: each prefix's rating is exactly
+    rating_step's over that prefix, and the last is the period's update."""
+    rng = random.Random(seed)
+    player = Rating(rng.uniform(1000, 2200), rng.uniform(40, 350), rng.uniform(0.04, 0.08))
+    outcomes = [
+        Outcome(
+            Rating(rng.uniform(1000, 2200), rng.uniform(40, 350), 0.06),
+            rng.choice((0.0, 0.5, 1.0)),
+        )
+        for _ in range(rng.randint(1, 15))
+    ]
+    result, changes = rating_with_changes(player=player, outcomes=outcomes, tau=0.5)
+    before = player.rating
+    for k, change in enumerate(changes, start=1):
+        prefix = rating_step(player=player, outcomes=outcomes[:k], tau=0.5).result
+        assert prefix.rating - before == change
+        before = prefix.rating
+    assert result == rating_step(player=player, outcomes=outcomes, tau=0.5).result

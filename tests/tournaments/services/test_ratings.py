@@ -10,6 +10,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import F
 from django.test import override_settings
 
 from tests.tournaments.services.factories import event_make, round_make
@@ -23,6 +24,7 @@ from tournaments.models import (
     RatingBasis,
     RatingPeriod,
     Round,
+    Tournament,
 )
 from tournaments.rating_selectors import (
     current_deviation,
@@ -341,3 +343,19 @@ def test_the_tasks_take_the_pools_name_and_run_the_service(season) -> None:  # t
     assert done["closed"][:2] == ["2025-09", "2025-10"] and done["rerated"] == []
     assert ratings_run_task("laws") == {"marked": 0, "rerated": [], "closed": []}
     assert rating_periods_sweep_task() == 0
+
+
+def test_a_battle_re_dated_into_a_later_period_moves_its_row(season, staff) -> None:  # type: ignore[no-untyped-def]
+    """September's round moved to November after September closed: November's close rates
+    its battles there (their rows leave September's), and the run re-rates September."""
+    t, players, sep, _ = season
+    rating_period_close(pool="laws", label="2025-09", user=staff)
+    nov = dt.datetime(2025, 11, 12, 18, tzinfo=dt.UTC)
+    Round.objects.filter(pk=sep[0].round_id).update(starts_at=nov)
+    Tournament.objects.filter(pk=t.pk).update(published_version=F("published_version") + 1)
+    rating_period_close(pool="laws", label="2025-11", user=staff)
+    moved = BattleRating.objects.filter(game__in=sep).values_list("period__label", flat=True)
+    assert set(moved) == {"2025-11"}
+    ratings_run(pool="laws")
+    assert not BattleRating.objects.filter(period__label="2025-09").exists()
+    assert stored() == pure()
