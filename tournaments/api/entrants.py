@@ -86,7 +86,7 @@ class EntrantActions(viewsets.GenericViewSet):
         data = EntrantBatchSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         rows = [
-            services.EntrantRow(key=index, **row)
+            services.EntrantRow(key=index, known_by_name=data.validated_data["match"], **row)
             for index, row in enumerate(data.validated_data["rows"])
         ]
         regs = services.entrants_register(tournament=t, rows=rows, user=request.user)

@@ -20,7 +20,12 @@ from tournaments.services.entrants import (
     start_rank_move,
     start_ranks_sort,
 )
-from tournaments.services.entrants_bulk import EntrantRow, entrants_bulk_register, entrants_register
+from tournaments.services.entrants_bulk import (
+    EntrantRow,
+    entrant_line_rows,
+    entrants_bulk_register,
+    entrants_register,
+)
 from tournaments.services.events import (
     SETTINGS,
     officials_set,
@@ -75,6 +80,7 @@ __all__ = [
     "forbidden_pair_delete",
     "club_create",
     "entrant_register",
+    "entrant_line_rows",
     "entrants_bulk_register",
     "entrants_register",
     "game_lock",
