@@ -58,6 +58,7 @@ class Action(StrEnum):
     RESULT_DISAGREEMENT_RULED = "game.result_disagreement_ruled"
     RATING_PERIOD_CLOSED = "rating.period_closed"
     RATING_PERIOD_RERATED = "rating.period_rerated"
+    PLAYERS_MERGED = "players_merged"
 
 
 # How the arbiter's page names each action, in the reader's language (the trail itself, the
@@ -94,6 +95,7 @@ ACTION_LABELS: dict[str, Any] = {
     Action.RESULT_DISAGREEMENT_RULED: gettext_lazy("result and signed record reconciled"),
     Action.RATING_PERIOD_CLOSED: gettext_lazy("rating period closed"),
     Action.RATING_PERIOD_RERATED: gettext_lazy("rating period rated again"),
+    Action.PLAYERS_MERGED: gettext_lazy("players merged"),
 }
 
 

@@ -184,3 +184,11 @@ class RevocationSerializer(serializers.Serializer):
 
 class AccountSerializer(serializers.Serializer):
     username = serializers.CharField(allow_blank=True, max_length=150)
+
+
+class PlayerMergeSerializer(serializers.Serializer):
+    other = serializers.IntegerField(
+        min_value=1,
+        max_value=ID_MAX,
+        help_text="the player merged into this one, then deleted (their history follows)",
+    )

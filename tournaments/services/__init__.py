@@ -39,6 +39,7 @@ from tournaments.services.pairing_jobs import (
     pairing_job_run,
 )
 from tournaments.services.penalties import penalty_impose, penalty_revoke
+from tournaments.services.players_merge import players_merge
 from tournaments.services.results import (
     ResultRow,
     ResultsEntered,
@@ -91,6 +92,7 @@ __all__ = [
     "pairing_job_create",
     "pairing_job_run",
     "penalty_impose",
+    "players_merge",
     "penalty_revoke",
     "player_create",
     "player_language_set",
