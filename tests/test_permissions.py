@@ -308,6 +308,20 @@ ENDPOINTS: list[tuple[str, Call, set[str]]] = [
         {"staff"},
     ),
     ("api player create", api_post("/api/players/", {"name": "Newbie"}), OFFICIALS),
+    # Merging two players reaches every event, pool and account of both: staff only.
+    (
+        "api player merge",
+        api_post("/api/players/{w.spare.pk}/merge/", lambda w: {"other": w.outsider.pk}),
+        {"staff"},
+    ),
+    (
+        "arbiter players merge",
+        page_post(
+            "/arbiter/players/merge/",
+            lambda w: {"keep": w.spare.pk, "drop": w.outsider.pk, "confirm": "1"},
+        ),
+        {"staff"},
+    ),
     (
         # Issue 22: unlinking an account is the player's own (or staff's), not the organizer's.
         "api player account: unlink oneself",
@@ -803,6 +817,7 @@ def test_the_table_names_every_write_route():
     covered = {
         "arbiter:new",
         "arbiter:trf-import",
+        "arbiter:players-merge",
         "arbiter:settings",
         "arbiter:officials",
         "arbiter:entrant-add",
