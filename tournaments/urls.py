@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments import rating_views, views
+from tournaments import calendar_views, rating_views, views
 
 app_name = "tournaments"
 urlpatterns = [
@@ -13,7 +13,9 @@ urlpatterns = [
     path("t/<slug:slug>/crosstable/", views.crosstable, name="crosstable"),
     path("t/<slug:slug>/crosstable.csv", views.crosstable_csv, name="crosstable-csv"),
     path("t/<slug:slug>/crosstable.json", views.crosstable_json, name="crosstable-json"),
+    path("t/<slug:slug>/calendar.ics", calendar_views.event_calendar, name="calendar"),
     path("p/<int:pk>/", views.player_detail, name="player"),
+    path("p/<int:pk>/calendar.ics", calendar_views.player_calendar, name="player-calendar"),
     path("ratings/", rating_views.ratings_index, name="ratings"),
     path("ratings/<slug:pool>/", rating_views.rating_list, name="rating-list"),
     path("ratings/<slug:pool>.csv", rating_views.rating_list_csv, name="rating-list-csv"),
