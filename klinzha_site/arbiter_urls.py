@@ -5,9 +5,8 @@ from django.urls import path
 
 from games import arbiter_views as console
 from tournaments import arbiter_entrants as entrants
-from tournaments import arbiter_trf
+from tournaments import arbiter_trf, player_merge_views
 from tournaments import arbiter_views as v
-from tournaments import player_merge_views
 
 app_name = "arbiter"
 urlpatterns = [

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from django.apps import apps
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import models, transaction
 from django.db.models import Min
@@ -13,7 +12,10 @@ from klinzha_site.errors import Conflict
 from klinzha_site.user_types import AnyUser
 from tournaments.audit import Action, audit_site_append
 from tournaments.models import (
+    BattleRating,
     ForbiddenPair,
+    Game,
+    Penalty,
     PeriodRating,
     Player,
     PoolRating,
@@ -43,16 +45,18 @@ FILLED = (
 REBUILT = (PeriodRating, PoolRating, ForbiddenPair)
 
 
-def _player_fields() -> list[tuple[type[models.Model], str]]:
-    """Every foreign key to Player, of any app (most have no reverse accessor)."""
-    return [
-        (model, field.name)
-        for model in apps.get_models()
-        for field in model._meta.get_fields()
-        if isinstance(field, models.ForeignKey)
-        and field.related_model is Player
-        and model not in REBUILT
-    ]
+# Every other foreign key to Player (tests/tournaments/services/test_players_merge.py checks
+# that no model has one left out): moved to the kept player as they are.
+MOVED: tuple[tuple[type[models.Model], str], ...] = (
+    (Registration, "player"),
+    (Penalty, "player"),
+    (Game, "first"),
+    (Game, "second"),
+    (Game, "spindle_caster"),
+    (Game, "spindle_chooser"),
+    (BattleRating, "first"),
+    (BattleRating, "second"),
+)
 
 
 def _refusal(*, keep: Player, drop: Player) -> None:
@@ -139,7 +143,7 @@ def players_merge(*, keep: Player, drop: Player, user: AnyUser | None = None) ->
     keep, drop = locked.get(keep.pk, keep), locked.get(drop.pk, drop)
     _refusal(keep=keep, drop=drop)
     before = {"kept": _identity(keep), "merged": _identity(drop)}
-    for model, name in _player_fields():
+    for model, name in MOVED:
         model._default_manager.filter(**{name: drop}).update(**{name: keep})
     _forbidden_pairs_merge(keep=keep, drop=drop)
     pools = _ratings_merge(keep=keep, drop=drop)

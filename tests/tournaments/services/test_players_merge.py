@@ -7,8 +7,10 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
+from django.db import models
 from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
@@ -27,6 +29,7 @@ from tournaments.models import (
     Registration,
     Round,
 )
+from tournaments.services.players_merge import MOVED, REBUILT
 from tournaments.services.ratings import rating_period_close, ratings_run
 
 pytestmark = pytest.mark.django_db
@@ -140,3 +143,14 @@ def test_the_api_and_the_page_merge_for_staff(twins, staff):  # type: ignore[no-
     )
     assert merged.status_code == 302
     assert not Player.objects.filter(pk=cid.pk).exists()
+
+
+def test_every_foreign_key_to_a_player_is_moved_or_rebuilt():
+    """A new model naming a player must say what a merge does with its rows."""
+    found = {
+        (model, field.name)
+        for model in apps.get_models()
+        for field in model._meta.get_fields()
+        if isinstance(field, models.ForeignKey) and field.related_model is Player
+    }
+    assert {(m, n) for m, n in found if m not in REBUILT} == set(MOVED)
