@@ -228,6 +228,8 @@ FORMS: list[tuple[str, str, list[str]]] = [
     ("page latecomers", "/g/{id}/latecomers/", ["scheduled", "green_arrival", "gold_arrival"]),
     ("page clock revoke", "/g/{id}/clock/{n}/revoke/", ["reason"]),
     ("account invite", "/accounts/invite/{id}/", ["email"]),
+    ("my bye", "/me/t/{slug}/bye/", ["round_number", "cancel"]),
+    ("my withdrawal", "/me/t/{slug}/withdraw/", []),
     ("password reset", "/accounts/password-reset/", ["email"]),
     ("password set", "/accounts/reset/{n}/set-password/", ["new_password1", "new_password2"]),
 ]
@@ -250,6 +252,8 @@ READS: list[tuple[str, str, list[str]]] = [
     ("public crosstable csv", "/t/{slug}/crosstable.csv", []),
     ("public crosstable json", "/t/{slug}/crosstable.json", []),
     ("public player", "/p/{id}/", []),
+    ("public player calendar", "/p/{id}/calendar.ics", []),
+    ("public calendar", "/t/{slug}/calendar.ics", []),
     ("public rating pools", "/ratings/", []),
     ("public rating list", "/ratings/laws/", ["club", "federation", "page"]),
     ("public rating list csv", "/ratings/laws.csv", ["club", "federation"]),
@@ -520,6 +524,8 @@ def test_the_fuzz_reaches_every_page_route() -> None:
     pages = {n for n in names if n.startswith(("arbiter:", "games:", "tournaments:"))}
     pages |= {
         "my-games",
+        "my-bye",
+        "my-withdrawal",
         "player-invite",
         "password_reset",
         "password_reset_confirm",
@@ -587,6 +593,10 @@ def test_the_fuzz_reaches_every_page_route() -> None:
         "tournaments:rating-list-csv": "public rating list csv",
         "tournaments:rating-list-json": "public rating list json",
         "my-games": "my games",
+        "my-bye": "my bye",
+        "my-withdrawal": "my withdrawal",
+        "tournaments:calendar": "public calendar",
+        "tournaments:player-calendar": "public player calendar",
         "player-invite": "account invite",
         "password_reset": "password reset",
         "password_reset_confirm": "password set",

@@ -308,6 +308,14 @@ ENDPOINTS: list[tuple[str, Call, set[str]]] = [
         {"staff"},
     ),
     ("api player create", api_post("/api/players/", {"name": "Newbie"}), OFFICIALS),
+    # A player's own requests (a bye, a withdrawal), for an arbiter to confirm: theirs only.
+    ("my bye ask", page_post("/me/t/perm-open/bye/", {"round_number": "4"}), {"player"}),
+    (
+        "my bye take back",
+        page_post("/me/t/perm-open/bye/", {"round_number": "4", "cancel": "1"}),
+        {"player"},
+    ),
+    ("my withdrawal ask", page_post("/me/t/perm-open/withdraw/"), {"player"}),
     # Merging two players reaches every event, pool and account of both: staff only.
     (
         "api player merge",

@@ -12,6 +12,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_http_methods
 
+from klinzha_site.parsing import ID_MAX
 from tournaments import services
 from tournaments.entrant_lines import EntrantLine, entrant_lines_read
 from tournaments.models import Player, Tournament
@@ -96,11 +97,11 @@ def _choices_of(request: HttpRequest) -> dict[int, int | None]:
     choices: dict[int, int | None] = {}
     for key, value in request.POST.items():
         number = key.removeprefix("choice-")
-        if number == key or not number.isdigit() or len(number) > 6:
+        if number == key or not (number.isascii() and number.isdigit()) or len(number) > 6:
             continue
         if value == "new":
             choices[int(number)] = None
-        elif value.isdigit() and len(value) <= 18:
+        elif value.isascii() and value.isdigit() and len(value) <= 18 and int(value) <= ID_MAX:
             choices[int(number)] = int(value)
     return choices
 

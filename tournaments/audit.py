@@ -59,6 +59,8 @@ class Action(StrEnum):
     RATING_PERIOD_CLOSED = "rating.period_closed"
     RATING_PERIOD_RERATED = "rating.period_rerated"
     PLAYERS_MERGED = "players_merged"
+    BYE_ASKED = "bye_asked"
+    WITHDRAWAL_ASKED = "withdrawal_asked"
 
 
 # How the arbiter's page names each action, in the reader's language (the trail itself, the
@@ -96,6 +98,8 @@ ACTION_LABELS: dict[str, Any] = {
     Action.RATING_PERIOD_CLOSED: gettext_lazy("rating period closed"),
     Action.RATING_PERIOD_RERATED: gettext_lazy("rating period rated again"),
     Action.PLAYERS_MERGED: gettext_lazy("players merged"),
+    Action.BYE_ASKED: gettext_lazy("bye asked by the player"),
+    Action.WITHDRAWAL_ASKED: gettext_lazy("withdrawal asked by the player"),
 }
 
 

@@ -69,7 +69,11 @@ def _from_row(number: int, cells: list[str]) -> EntrantLine:
         )
     more = [*cells[2:], "", "", ""]
     federation, fide_id = more[1].upper(), more[2]
-    if len(federation) > 3 or len(fide_id) > 12 or not (fide_id.isdigit() or not fide_id):
+    if (
+        len(federation) > 3
+        or len(fide_id) > 12
+        or not (fide_id.isascii() and fide_id.isdigit() or not fide_id)
+    ):
         return EntrantLine(
             number=number,
             name=name,

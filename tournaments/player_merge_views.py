@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from klinzha_site.errors import Conflict
+from klinzha_site.parsing import ID_MAX
 from tournaments import services
 from tournaments.models import Player
 from tournaments.permissions import errors_text
@@ -21,7 +22,7 @@ from tournaments.roles import user_may_merge_players
 
 def _player_of(text: str) -> Player | None:
     text = text.strip().lstrip("#")
-    if not text.isdigit() or len(text) > 18:
+    if not (text.isascii() and text.isdigit()) or len(text) > 18 or not 0 < int(text) <= ID_MAX:
         return None
     return Player.objects.select_related("club", "user").filter(pk=int(text)).first()
 

@@ -64,6 +64,9 @@ class ByeRequestRowSerializer(serializers.Serializer):
     name = serializers.CharField()
     start_rank = serializers.IntegerField(allow_null=True)
     round = serializers.IntegerField()
+    confirmed = serializers.BooleanField(
+        help_text="false: asked by the player, to be confirmed by requesting that bye here"
+    )
 
 
 class ByeCancelOutSerializer(serializers.Serializer):
