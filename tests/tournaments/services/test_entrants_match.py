@@ -157,3 +157,14 @@ def test_the_preview_says_new_known_and_ambiguous(client: Client, officials: Off
         people["martok"].pk,
         people["worf_mogh"].pk,
     }
+
+
+def test_the_desks_player_menus_tell_namesakes_apart(client: Client, officials, people):  # type: ignore[no-untyped-def]
+    t = cup(officials, "cup")
+    services.registration_create(tournament=t, player=people["worf_mogh"])
+    client.force_login(officials.chief)
+    page = client.get(reverse("arbiter:manage", args=[t.slug])).content.decode()
+    # The known-player menu of the entrant form lists every player; the entrants' menus
+    # (start rank, bye, account) list this event's.
+    assert player_label(people["worf_roz"]) in page
+    assert page.count(player_label(people["worf_mogh"])) >= 3
