@@ -10,6 +10,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
+from rest_framework.test import APIClient
 
 from klinzha_site.errors import RowsRefused
 from tests.tournaments.services.factories import Officials
@@ -168,3 +169,25 @@ def test_the_desks_player_menus_tell_namesakes_apart(client: Client, officials, 
     # (start rank, bye, account) list this event's.
     assert player_label(people["worf_roz"]) in page
     assert page.count(player_label(people["worf_mogh"])) >= 3
+
+
+def test_the_api_batch_matches_with_match_true_and_names_an_ambiguous_rows_candidates(
+    officials, people
+):  # type: ignore[no-untyped-def]
+    t = cup(officials, "cup")
+    api = APIClient()
+    api.force_authenticate(officials.chief)
+    url = f"/api/tournaments/{t.slug}/registrations/bulk/"
+    refused = api.post(url, {"match": True, "rows": [{"name": "Worf"}]}, format="json")
+    assert refused.status_code == 400
+    assert f"#{people['worf_roz'].pk}" in str(refused.json())
+    done = api.post(
+        url,
+        {"match": True, "rows": [{"name": "Martok"}, {"name": "Kurn", "fide_id": "4100018"}]},
+        format="json",
+    )
+    assert done.status_code == 201, done.content
+    assert [r["player"] for r in done.json()["registrations"]] == [
+        people["martok"].pk,
+        people["kurn"].pk,
+    ]
