@@ -11,7 +11,9 @@ from django.urls import reverse
 
 from klinzha_site.errors import Conflict
 from tests.tournaments.services.factories import Officials, event_make, round_make
-from tournaments import pairing_selectors, services
+from tournaments import pairing_selectors, selectors, services
+from tournaments.audit import ACTION_LABELS
+from tournaments.audit_sentences import audit_sentences
 from tournaments.models import AuditEntry, ByeRequest, Registration
 from tournaments.services.player_requests import bye_request_ask, bye_request_unask, withdrawal_ask
 
@@ -97,3 +99,23 @@ def test_the_players_page_asks_and_the_arbiters_page_shows_it(mine, officials): 
     desk = arbiter.get(reverse("arbiter:manage", args=[t.slug])).content.decode()
     assert "Confirm the bye asked for round 2" in desk
     assert "withdrawal-asked" in desk
+
+
+def test_the_trail_reads_the_requests_as_sentences(mine, officials):  # type: ignore[no-untyped-def]
+    t, reg, account = mine
+    bye_request_ask(registration=reg, round_number=3, user=account)
+    services.bye_request_create(registration=reg, round_number=3, user=officials.arbiter)
+    withdrawal_ask(registration=reg, user=account)
+    entries = list(
+        AuditEntry.objects.filter(
+            tournament=t, action__in=["bye_asked", "bye_request", "withdrawal_asked"]
+        ).order_by("seq")
+    )
+    said = audit_sentences(
+        entries=entries,
+        labels=selectors.audit_object_labels(entries=entries),
+        action_labels=ACTION_LABELS,
+    )
+    assert said[0] == "ann asked for a bye for Ann in round 3"
+    assert said[1] == "arbiter confirmed the bye Ann asked for in round 3"
+    assert said[2].startswith("ann asked to withdraw ")
