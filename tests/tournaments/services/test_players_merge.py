@@ -154,3 +154,11 @@ def test_every_foreign_key_to_a_player_is_moved_or_rebuilt():
         if isinstance(field, models.ForeignKey) and field.related_model is Player
     }
     assert {(m, n) for m, n in found if m not in REBUILT} == set(MOVED)
+
+
+def test_the_dashboard_links_the_merge_page_for_staff_only(staff, officials):  # type: ignore[no-untyped-def]
+    page = Client()
+    page.force_login(staff)
+    assert b'id="players-merge-link"' in page.get(reverse("arbiter:dashboard")).content
+    page.force_login(officials.organizer)
+    assert b'id="players-merge-link"' not in page.get(reverse("arbiter:dashboard")).content
