@@ -191,3 +191,12 @@ def test_the_api_batch_matches_with_match_true_and_names_an_ambiguous_rows_candi
         people["martok"].pk,
         people["kurn"].pk,
     ]
+
+
+def test_a_line_reads_federation_and_fide_id_and_refuses_what_is_not_one():
+    good, bad, many = entrant_lines_read(
+        "Kurn, 1700, House of Mogh, kli, 4100018\nKurn, 1700, , KLI, 41²\na,1,b,c,d,e"
+    )
+    assert (good.club, good.federation, good.fide_id) == ("House of Mogh", "KLI", "4100018")
+    assert bad.error and not bad.fide_id
+    assert "too many columns" in many.error
