@@ -55,7 +55,9 @@ def _from_row(number: int, cells: list[str]) -> EntrantLine:
         return EntrantLine(number=number, name="", error="no name: write name, rating[, club]")
     if len(cells) > 5:
         return EntrantLine(
-            number=number, name=name, error="too many columns: write name, rating[, club]"
+            number=number,
+            name=name,
+            error="too many columns: write name, rating[, club[, federation[, FIDE id]]]",
         )
     rating_text = cells[1] if len(cells) > 1 else ""
     try:
