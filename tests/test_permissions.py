@@ -391,6 +391,14 @@ ENDPOINTS: list[tuple[str, Call, set[str]]] = [
         ),
         ARBITERS,
     ),
+    (
+        "api register in bulk: preview",
+        api_post(
+            T + "/registrations/bulk/preview/",
+            {"match": True, "rows": [{"name": "P1"}, {"name": "Bulk Newbie"}]},
+        ),
+        ARBITERS,
+    ),
     ("api withdraw", api_post(T + "/withdrawals/", lambda w: {"player": w.player.pk}), ARBITERS),
     ("api start ranks", api_post(T + "/start-ranks/", {"sort": True}), ARBITERS),
     (

@@ -26,6 +26,7 @@ from tournaments.services.entrants_bulk import (
     entrants_bulk_register,
     entrants_register,
 )
+from tournaments.services.entrants_match import entrant_rows_match
 from tournaments.services.events import (
     SETTINGS,
     officials_set,
@@ -82,6 +83,7 @@ __all__ = [
     "club_create",
     "entrant_register",
     "entrant_line_rows",
+    "entrant_rows_match",
     "entrants_bulk_register",
     "entrants_register",
     "game_lock",

@@ -200,3 +200,34 @@ def test_a_line_reads_federation_and_fide_id_and_refuses_what_is_not_one():
     assert (good.club, good.federation, good.fide_id) == ("House of Mogh", "KLI", "4100018")
     assert bad.error and not bad.fide_id
     assert "too many columns" in many.error
+
+
+def test_the_apis_preview_reads_each_row_and_stores_nothing(officials, people):  # type: ignore[no-untyped-def]
+    t = cup(officials, "cup")
+    api = APIClient()
+    api.force_authenticate(officials.chief)
+    rows = [
+        {"name": "Worf"},
+        {"name": "martok"},
+        {"name": "Gowron"},
+        {"player": people["kurn"].pk},
+    ]
+    url = f"/api/tournaments/{t.slug}/registrations/bulk/preview/"
+    answer = api.post(url, {"match": True, "rows": rows}, format="json")
+    assert answer.status_code == 200, answer.content
+    read = answer.json()["rows"]
+    assert [(r["match"], r["player"]) for r in read] == [
+        ("ambiguous", None),
+        ("known", people["martok"].pk),
+        ("new", None),
+        ("given", people["kurn"].pk),
+    ]
+    assert {c["id"] for c in read[0]["candidates"]} == {
+        people["worf_mogh"].pk,
+        people["worf_roz"].pk,
+    }
+    assert {c["club"] for c in read[0]["candidates"]} == {"House of Mogh", "Rozhenko Club"}
+    assert not Registration.objects.filter(tournament=t).exists()
+    stranger = APIClient()
+    stranger.force_authenticate(officials.stranger)
+    assert stranger.post(url, {"match": True, "rows": rows}, format="json").status_code == 403
