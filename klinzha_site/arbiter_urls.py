@@ -6,7 +6,7 @@ from django.urls import path
 from games import arbiter_views as console
 from tournaments import arbiter_check_in as check_in
 from tournaments import arbiter_entrants as entrants
-from tournaments import arbiter_trf
+from tournaments import arbiter_trf, player_merge_views
 from tournaments import arbiter_views as v
 
 app_name = "arbiter"
@@ -15,6 +15,7 @@ urlpatterns = [
     path("new/", v.tournament_new, name="new"),
     path("time-control/", v.time_control_preview_view, name="time-control"),
     path("import/trf/", arbiter_trf.trf_import_page, name="trf-import"),
+    path("players/merge/", player_merge_views.players_merge, name="players-merge"),
     path("t/<slug:slug>/", v.manage, name="manage"),
     path("t/<slug:slug>/settings/", v.settings_update, name="settings"),
     path("t/<slug:slug>/officials/", v.officials_update, name="officials"),

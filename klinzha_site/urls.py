@@ -49,6 +49,8 @@ urlpatterns += i18n_patterns(
     ),
     path("accounts/invite/<int:pk>/", player_views.invite, name="player-invite"),
     path("me/games/", player_views.my_games, name="my-games"),
+    path("me/t/<slug:slug>/bye/", player_views.bye_ask, name="my-bye"),
+    path("me/t/<slug:slug>/withdraw/", player_views.withdrawal_ask_view, name="my-withdrawal"),
     path("accounts/home/", player_views.after_login, name="after-login"),
     path("arbiter/", include("klinzha_site.arbiter_urls")),
     path("", include("tournaments.urls")),

@@ -73,7 +73,9 @@ def test_entrants_actions(api, event: Tournament) -> None:
     assert_body(resp, {"player": b1.pk, "round": 2})
     resp = api.get(base + "/bye-requests/")
     assert resp.status_code == 200
-    assert_body(resp, [{"player": b1.pk, "name": "B1", "start_rank": 1, "round": 2}])
+    assert_body(
+        resp, [{"player": b1.pk, "name": "B1", "start_rank": 1, "round": 2, "confirmed": True}]
+    )
     resp = post(api, base + "/bye-requests/cancel/", {"player": b1.pk, "round": 2})
     assert_body(resp, {"cancelled": 1})
     resp = post(api, base + "/bye-requests/cancel/", {"player": b1.pk, "round": 2})

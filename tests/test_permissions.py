@@ -408,6 +408,28 @@ ENDPOINTS: list[tuple[str, Call, set[str]]] = [
         {"staff"},
     ),
     ("api player create", api_post("/api/players/", {"name": "Newbie"}), OFFICIALS),
+    # A player's own requests (a bye, a withdrawal), for an arbiter to confirm: theirs only.
+    ("my bye ask", page_post("/me/t/perm-open/bye/", {"round_number": "4"}), {"player"}),
+    (
+        "my bye take back",
+        page_post("/me/t/perm-open/bye/", {"round_number": "4", "cancel": "1"}),
+        {"player"},
+    ),
+    ("my withdrawal ask", page_post("/me/t/perm-open/withdraw/"), {"player"}),
+    # Merging two players reaches every event, pool and account of both: staff only.
+    (
+        "api player merge",
+        api_post("/api/players/{w.spare.pk}/merge/", lambda w: {"other": w.outsider.pk}),
+        {"staff"},
+    ),
+    (
+        "arbiter players merge",
+        page_post(
+            "/arbiter/players/merge/",
+            lambda w: {"keep": w.spare.pk, "drop": w.outsider.pk, "confirm": "1"},
+        ),
+        {"staff"},
+    ),
     (
         # Issue 22: unlinking an account is the player's own (or staff's), not the organizer's.
         "api player account: unlink oneself",
@@ -466,6 +488,14 @@ ENDPOINTS: list[tuple[str, Call, set[str]]] = [
         api_post(
             T + "/registrations/bulk/",
             lambda w: {"rows": [{"player": w.spare.pk}, {"name": "Bulk Newbie", "rating": 1500}]},
+        ),
+        ARBITERS,
+    ),
+    (
+        "api register in bulk: preview",
+        api_post(
+            T + "/registrations/bulk/preview/",
+            {"match": True, "rows": [{"name": "P1"}, {"name": "Bulk Newbie"}]},
         ),
         ARBITERS,
     ),
@@ -937,6 +967,7 @@ def test_the_table_names_every_write_route():
     covered = {
         "arbiter:new",
         "arbiter:trf-import",
+        "arbiter:players-merge",
         "arbiter:settings",
         "arbiter:officials",
         "arbiter:entrant-add",

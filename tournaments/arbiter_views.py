@@ -107,8 +107,10 @@ def _manage_page(
     )
     rounds = list(t.rounds.all())
     byes = desk_selectors.byes_pending(tournament=t, from_round=len(rounds) + 1)
+    asked = desk_selectors.byes_asked(tournament=t, from_round=len(rounds) + 1)
     for reg in regs:
         reg.byes_pending = byes.get(reg.player_id, [])  # type: ignore[attr-defined]
+        reg.byes_asked = asked.get(reg.player_id, [])  # type: ignore[attr-defined]
     return render(
         request,
         "arbiter/manage.html",

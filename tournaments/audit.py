@@ -65,6 +65,9 @@ class Action(StrEnum):
     CHECK_IN_WINDOW = "check_in.window"
     CHECK_IN = "check_in"
     CHECK_IN_CLOSED = "check_in.closed"
+    PLAYERS_MERGED = "players_merged"
+    BYE_ASKED = "bye_asked"
+    WITHDRAWAL_ASKED = "withdrawal_asked"
 
 
 # How the arbiter's page names each action, in the reader's language (the trail itself, the
@@ -108,6 +111,9 @@ ACTION_LABELS: dict[str, Any] = {
     Action.CHECK_IN_WINDOW: gettext_lazy("check-in window set"),
     Action.CHECK_IN: gettext_lazy("check-in"),
     Action.CHECK_IN_CLOSED: gettext_lazy("check-in closed"),
+    Action.PLAYERS_MERGED: gettext_lazy("players merged"),
+    Action.BYE_ASKED: gettext_lazy("bye asked by the player"),
+    Action.WITHDRAWAL_ASKED: gettext_lazy("withdrawal asked by the player"),
 }
 
 

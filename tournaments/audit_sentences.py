@@ -206,13 +206,16 @@ def _registration(e: AuditEntry, c: Context, n: _Names) -> str:
 
 
 def _bye(e: AuditEntry, c: Context, n: _Names) -> str:
-    data = (e.after if e.action == Action.BYE_REQUEST else e.before) or {}
+    data = (e.before if e.action == Action.BYE_REQUEST_CANCELLED else e.after) or {}
     words = {
         Action.BYE_REQUEST: gettext("%(who)s requested a bye for %(player)s in round %(round)s"),
         Action.BYE_REQUEST_CANCELLED: gettext(
             "%(who)s cancelled the bye requested for %(player)s in round %(round)s"
         ),
+        Action.BYE_ASKED: gettext("%(who)s asked for a bye for %(player)s in round %(round)s"),
     }[Action(e.action)]
+    if e.action == Action.BYE_REQUEST and data.get("confirmed"):
+        words = gettext("%(who)s confirmed the bye %(player)s asked for in round %(round)s")
     return words % {**c, "player": data.get("player", "?"), "round": data.get("round", "?")}
 
 
@@ -286,6 +289,8 @@ SENTENCES: dict[str, Sentence] = {
     Action.LATE_ENTRY: _registration,
     Action.BYE_REQUEST: _bye,
     Action.BYE_REQUEST_CANCELLED: _bye,
+    Action.BYE_ASKED: _bye,
+    Action.WITHDRAWAL_ASKED: _simple(lambda: gettext("%(who)s asked to withdraw %(what)s")),
     Action.START_RANKS: _start_ranks,
     Action.CHECK_IN: _check_in,
     Action.CHECK_IN_CLOSED: _check_in,

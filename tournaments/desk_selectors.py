@@ -1,4 +1,5 @@
-"""Reads for the arbiter's desk: whether pairing the next round is offered, pending byes."""
+"""Reads for the arbiter's desk: whether pairing the next round is offered, pending byes
+(and those the players asked for, to confirm)."""
 
 from __future__ import annotations
 
@@ -34,6 +35,22 @@ def byes_pending(*, tournament: Tournament, from_round: int) -> dict[int, list[i
     for player_id, number in rows:
         pending.setdefault(player_id, []).append(number)
     return pending
+
+
+def byes_asked(*, tournament: Tournament, from_round: int) -> dict[int, list[int]]:
+    """Per player id, the rounds (not paired yet) they asked a bye for on their own page
+    that no arbiter has confirmed yet."""
+    asked: dict[int, list[int]] = {}
+    rows = (
+        ByeRequest.objects.filter(
+            registration__tournament=tournament, round_number__gte=from_round, confirmed=False
+        )
+        .order_by("round_number")
+        .values_list("registration__player_id", "round_number")
+    )
+    for player_id, number in rows:
+        asked.setdefault(player_id, []).append(number)
+    return asked
 
 
 # What services.round_pairings_edit adds to a proposal's explanation.

@@ -1,5 +1,6 @@
-"""Entrants given in bulk read into plain lines: "name, rating[, club]" typed or pasted, a CSV
-of those columns, or a TRF file's player lines; each line keeps its number and its error."""
+"""Entrants given in bulk read into plain lines: "name, rating[, club[, federation[, FIDE
+id]]]" typed or pasted, a CSV of those columns, or a TRF file's player lines; each line keeps
+its number and its error."""
 
 from __future__ import annotations
 
@@ -21,6 +22,8 @@ class EntrantLine:
     name: str
     rating: int = 0
     club: str = ""
+    federation: str = ""
+    fide_id: str = ""
     error: str = ""
 
 
@@ -33,7 +36,16 @@ def _from_trf(text: str) -> list[EntrantLine]:
         trf = read_trf(text)
     except TrfError as exc:
         return [EntrantLine(number=0, name="", error=f"not a readable TRF file: {exc}")]
-    return [EntrantLine(number=p.line, name=p.name, rating=p.rating) for p in trf.players]
+    return [
+        EntrantLine(
+            number=p.line,
+            name=p.name,
+            rating=p.rating,
+            federation=p.federation,
+            fide_id=p.fide_id,
+        )
+        for p in trf.players
+    ]
 
 
 def _from_row(number: int, cells: list[str]) -> EntrantLine:
@@ -41,9 +53,11 @@ def _from_row(number: int, cells: list[str]) -> EntrantLine:
     name = cells[0] if cells else ""
     if not name:
         return EntrantLine(number=number, name="", error="no name: write name, rating[, club]")
-    if len(cells) > 3:
+    if len(cells) > 5:
         return EntrantLine(
-            number=number, name=name, error="too many columns: write name, rating[, club]"
+            number=number,
+            name=name,
+            error="too many columns: write name, rating[, club[, federation[, FIDE id]]]",
         )
     rating_text = cells[1] if len(cells) > 1 else ""
     try:
@@ -55,8 +69,25 @@ def _from_row(number: int, cells: list[str]) -> EntrantLine:
             name=name,
             error=f"rating {rating_text[:12]!r}: a whole number in digits 0-9",
         )
+    more = [*cells[2:], "", "", ""]
+    federation, fide_id = more[1].upper(), more[2]
+    if (
+        len(federation) > 3
+        or len(fide_id) > 12
+        or not (fide_id.isascii() and fide_id.isdigit() or not fide_id)
+    ):
+        return EntrantLine(
+            number=number,
+            name=name,
+            error="federation: 3 letters at most; FIDE id: 12 digits at most",
+        )
     return EntrantLine(
-        number=number, name=name, rating=rating, club=cells[2] if len(cells) > 2 else ""
+        number=number,
+        name=name,
+        rating=rating,
+        club=more[0],
+        federation=federation,
+        fide_id=fide_id,
     )
 
 

@@ -11,6 +11,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Club, Game, Penalty, Player, Tournament
+from tournaments.player_labels import player_label
 from tournaments.services import SETTINGS, tournament_settings_check
 from tournaments.settings_layout import ESSENTIALS, Section, form_sections
 from tournaments.tiebreak_texts import tiebreak_choices
@@ -231,11 +232,18 @@ class OfficialsForm(forms.Form):
         return users
 
 
+class PlayerChoiceField(forms.ModelChoiceField):
+    """A menu of players that tells namesakes apart (site id, club, federation, ids)."""
+
+    def label_from_instance(self, obj: Any) -> str:
+        return player_label(obj)
+
+
 class EntrantForm(forms.Form):
     """Register a known player, or a new one by name."""
 
-    player = forms.ModelChoiceField(
-        queryset=Player.objects.all(), required=False, label=_("known player")
+    player = PlayerChoiceField(
+        queryset=Player.objects.select_related("club"), required=False, label=_("known player")
     )
     name = forms.CharField(max_length=120, required=False, label=_("or a new player's name"))
     club = forms.ModelChoiceField(queryset=Club.objects.all(), required=False, label=_("club"))

@@ -100,6 +100,7 @@ def pairing_players(
             registration__status=Registration.Status.ACTIVE,
             registration__first_round__lte=round_number,
             round_number=round_number,
+            confirmed=True,  # a bye the player asked for counts once an arbiter confirms it
         ).values_list("registration__player_id", flat=True)
     )
     forbidden: dict[int, set[int]] = {}

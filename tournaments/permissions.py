@@ -32,6 +32,7 @@ from tournaments.roles import (
     user_is_official,
     user_is_organizer,
     user_may_edit_player,
+    user_may_merge_players,
     user_role,
 )
 
@@ -245,3 +246,14 @@ class TournamentArbiter(permissions.BasePermission):
 
     def has_object_permission(self, request: Request, view: Any, obj: Any) -> bool:
         return isinstance(obj, Tournament) and user_can_arbitrate(user=request.user, tournament=obj)
+
+
+class StaffMergesPlayers(permissions.BasePermission):
+    """Merging two players: staff only (roles.user_may_merge_players), asked before the
+    body is read."""
+
+    message = gettext_lazy("only staff may merge players")
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        user = request.user
+        return bool(user and user.is_authenticated and user_may_merge_players(user))

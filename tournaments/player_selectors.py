@@ -1,14 +1,15 @@
-"""Reads for a player's own page ("my games"): the next pairing, records to submit and sign."""
+"""Reads for a player's own page ("my games"): the next pairing, records to submit and sign,
+the events they are in with the byes and withdrawal they may ask for."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Q
+from django.db.models import Count, Q
 from django.utils.translation import gettext_lazy
 
-from tournaments.models import Game, Player, Round
+from tournaments.models import Game, Player, Registration, Round, Tournament
 
 # Results of a battle never played: no record is asked for.
 FORFEITS = frozenset(
@@ -118,3 +119,54 @@ def next_pairing(rows: list[MyGame]) -> MyGame | None:
     pending = [r for r in rows if r.game.kind == Game.Kind.GAME and not r.game.result]
     pending.sort(key=lambda r: (r.game.round.tournament_id, r.game.round.number, r.game.board))
     return pending[0] if pending else None
+
+
+@dataclass(frozen=True)
+class MyEntry:
+    """An event the player is active in, as their page offers its requests: the rounds a
+    bye may be asked for (a Swiss event's rounds not paired yet), the byes asked for
+    (round, confirmed by an arbiter), and whether a withdrawal is asked."""
+
+    registration: Registration
+    bye_rounds: list[int]
+    byes: list[tuple[int, bool]]
+    withdrawal_asked: bool
+
+
+def my_entries(*, player: Player) -> list[MyEntry]:
+    """The player's active registrations in events with rounds still to pair."""
+    regs = list(
+        Registration.objects.filter(player=player, status=Registration.Status.ACTIVE)
+        .select_related("tournament")
+        .prefetch_related("bye_requests")
+        .order_by("tournament__start_date", "tournament_id")
+    )
+    paired = dict(
+        Round.objects.filter(tournament_id__in=[r.tournament_id for r in regs])
+        .values("tournament_id")
+        .annotate(n=Count("id"))
+        .values_list("tournament_id", "n")
+    )
+    rows = []
+    for reg in regs:
+        t = reg.tournament
+        done = paired.get(t.pk, 0)
+        if done >= t.rounds_planned:
+            continue
+        swiss = t.pairing_system == Tournament.PairingSystem.SWISS
+        first = max(done + 1, reg.first_round)
+        byes = sorted((b.round_number, b.confirmed) for b in reg.bye_requests.all())
+        asked = {n for n, _ in byes}
+        rows.append(
+            MyEntry(
+                registration=reg,
+                bye_rounds=(
+                    [n for n in range(first, t.rounds_planned + 1) if n not in asked]
+                    if swiss
+                    else []
+                ),
+                byes=[(n, c) for n, c in byes if n > done],
+                withdrawal_asked=reg.withdrawal_asked_at is not None,
+            )
+        )
+    return rows

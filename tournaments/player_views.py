@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from django.contrib import messages
@@ -15,17 +15,26 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
+from django.views.decorators.http import require_POST
 
 from klinzha_site.errors import Conflict
 from klinzha_site.links import site_domain, site_url
+from klinzha_site.parsing import SMALL_MAX, ascii_int
 from tournaments import player_selectors, selectors
 from tournaments.check_in_selectors import check_ins_due
 from tournaments.models import Player
+from tournaments.models import Player, Registration
 from tournaments.permissions import errors_text
 from tournaments.roles import user_is_official, user_may_invite_player, user_player
 from tournaments.services.accounts import player_invite
+from tournaments.services.player_requests import (
+    bye_request_ask,
+    bye_request_unask,
+    withdrawal_ask,
+)
 
 
 class InvitedPasswordResetForm(PasswordResetForm):
@@ -106,7 +115,71 @@ def my_games(request: HttpRequest) -> HttpResponse:
                 selectors.player_penalties(player=player, user=request.user) if player else []
             ),
             "check_ins": (check_ins_due(player_id=player.pk, now=timezone.now()) if player else []),
+            "entries": player_selectors.my_entries(player=player) if player else [],
         },
+    )
+
+
+def _own_registration(request: HttpRequest, slug: str) -> Registration:
+    player = user_player(request.user)
+    if player is None:
+        raise PermissionDenied(_("No player is linked to your account."))
+    reg = (
+        Registration.objects.select_related("tournament", "player")
+        .filter(tournament__slug=slug, player=player)
+        .first()
+    )
+    if reg is None:
+        raise PermissionDenied(_("You are not in this event."))
+    return reg
+
+
+def _asked(request: HttpRequest, ask: Callable[[], object], done: str) -> HttpResponse:
+    """Run the player's request; its refusal as a page saying why (nothing changed)."""
+    try:
+        ask()
+    except Conflict as exc:
+        return refusal(request, errors_text(exc), status=409, back=reverse("my-games"))
+    except ValidationError as exc:
+        return refusal(request, errors_text(exc), status=400, back=reverse("my-games"))
+    messages.success(request, done)
+    return redirect(reverse("my-games") + "#my-events")
+
+
+@login_required
+@require_POST
+def bye_ask(request: HttpRequest, slug: str) -> HttpResponse:
+    """The player asks for a bye in a round not paired yet (`round_number`), or takes back
+    one no arbiter has confirmed (`cancel`): an arbiter confirms it."""
+    reg = _own_registration(request, slug)
+    try:
+        number = ascii_int(
+            request.POST.get("round_number", ""), field="round_number", lo=1, hi=SMALL_MAX
+        )
+    except ValidationError as exc:
+        return refusal(request, errors_text(exc), status=400, back=reverse("my-games"))
+    if request.POST.get("cancel"):
+        return _asked(
+            request,
+            lambda: bye_request_unask(registration=reg, round_number=number, user=request.user),
+            _("Your bye request is taken back."),
+        )
+    return _asked(
+        request,
+        lambda: bye_request_ask(registration=reg, round_number=number, user=request.user),
+        _("Your bye request is sent: an arbiter confirms it."),
+    )
+
+
+@login_required
+@require_POST
+def withdrawal_ask_view(request: HttpRequest, slug: str) -> HttpResponse:
+    """The player asks to withdraw from the rounds not paired yet: an arbiter confirms."""
+    reg = _own_registration(request, slug)
+    return _asked(
+        request,
+        lambda: withdrawal_ask(registration=reg, user=request.user),
+        _("Your withdrawal is asked: an arbiter confirms it."),
     )
 
 

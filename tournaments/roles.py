@@ -44,6 +44,14 @@ def user_is_rating_officer(user: AnyUser | None) -> bool:
     return bool(user.is_staff or user.has_perm("tournaments.close_ratingperiod"))
 
 
+def user_may_merge_players(user: AnyUser | None) -> bool:
+    """Who merges two players into one: staff only (a merge reaches every event, rating
+    pool and account of both, beyond any one organizer's)."""
+    if user is None:
+        return True  # the system itself (kz, run by who runs the site)
+    return bool(user.is_authenticated and user.is_staff)
+
+
 def user_is_official(user: AnyUser | None) -> bool:
     """Organizers and anyone arbitrating some tournament may create players and clubs."""
     if user_is_organizer(user):

@@ -563,6 +563,7 @@ def bye_request_list(*, tournament: Tournament) -> list[dict[str, Any]]:
             "name": b.registration.player.name,
             "start_rank": b.registration.start_rank,
             "round": b.round_number,
+            "confirmed": b.confirmed,
         }
         for b in rows
     ]

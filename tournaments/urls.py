@@ -3,6 +3,7 @@
 from django.urls import path
 
 from tournaments import (
+    calendar_views,
     check_in_views,
     club_views,
     live_page_views,
@@ -24,7 +25,9 @@ urlpatterns = [
     path("check-in/<str:token>/", check_in_views.check_in_by_link, name="check-in"),
     path("t/<slug:slug>/live/", live_page_views.live_version, name="live"),
     path("t/<slug:slug>/display/", views.display, name="display"),
+    path("t/<slug:slug>/calendar.ics", calendar_views.event_calendar, name="calendar"),
     path("p/<int:pk>/", views.player_detail, name="player"),
+    path("p/<int:pk>/calendar.ics", calendar_views.player_calendar, name="player-calendar"),
     path("ratings/", rating_views.ratings_index, name="ratings"),
     path("ratings/<slug:pool>/", rating_views.rating_list, name="rating-list"),
     path("ratings/<slug:pool>.csv", rating_views.rating_list_csv, name="rating-list-csv"),

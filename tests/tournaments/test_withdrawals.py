@@ -261,7 +261,7 @@ def test_requested_byes_listed_and_cancelled_and_forbidden_pairs_kept(api):
     resp = api.post(url + "bye-requests/", {"player": w1.pk, "round": 2}, format="json")
     assert resp.status_code == 201
     assert api.get(url + "bye-requests/").json() == [
-        {"player": w1.pk, "name": "W1", "start_rank": 1, "round": 2}
+        {"player": w1.pk, "name": "W1", "start_rank": 1, "round": 2, "confirmed": True}
     ]
     resp = api.post(url + "bye-requests/cancel/", {"player": w1.pk, "round": 2}, format="json")
     assert resp.json() == {"cancelled": 1} and api.get(url + "bye-requests/").json() == []

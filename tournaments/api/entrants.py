@@ -27,6 +27,7 @@ from tournaments.api.outputs import (
     ByeRequestOutSerializer,
     ByeRequestRowSerializer,
     EntrantBatchOutSerializer,
+    EntrantMatchesOutSerializer,
     RegistrationOutSerializer,
     WithdrawalOutSerializer,
     WithdrawalUndoOutSerializer,
@@ -86,12 +87,53 @@ class EntrantActions(viewsets.GenericViewSet):
         data = EntrantBatchSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         rows = [
-            services.EntrantRow(key=index, **row)
+            services.EntrantRow(key=index, known_by_name=data.validated_data["match"], **row)
             for index, row in enumerate(data.validated_data["rows"])
         ]
         regs = services.entrants_register(tournament=t, rows=rows, user=request.user)
         body = {"registered": len(regs), "registrations": regs}
         return Response(EntrantBatchOutSerializer(body).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        request=EntrantBatchSerializer, responses={200: EntrantMatchesOutSerializer, **WRITE_ERRORS}
+    )
+    @action(
+        detail=True,
+        methods=["post"],
+        url_path="registrations/bulk/preview",
+        permission_classes=[TournamentArbiter],
+        pagination_class=None,
+    )
+    def registrations_bulk_preview(self, request: Request, slug: str | None = None) -> Response:
+        """The batch of registrations/bulk read against the known players, nothing stored:
+        each row given (its player named), known (the one player it matches, with `match`
+        true), new, or ambiguous (the candidates to choose among by giving an id)."""
+        self.get_object()  # the role first
+        data = EntrantBatchSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        rows = [
+            services.EntrantRow(key=index, known_by_name=data.validated_data["match"], **row)
+            for index, row in enumerate(data.validated_data["rows"])
+        ]
+        matches = services.entrant_rows_match(rows)
+        out = []
+        for row in rows:
+            found = matches.get(row.key)
+            kind = "given" if row.player is not None else (found.kind if found else "new")
+            player = (
+                row.player
+                if row.player is not None
+                else (found.player.pk if found and found.player else None)
+            )
+            out.append(
+                {
+                    "row": row.key,
+                    "match": str(kind),
+                    "player": player,
+                    "candidates": list(found.candidates) if found else [],
+                }
+            )
+        return Response(EntrantMatchesOutSerializer({"rows": out}).data)
 
     @extend_schema(
         request=StartRankSerializer,

@@ -54,6 +54,10 @@ class EntrantRowSerializer(serializers.Serializer):
     club_name = StrictCharField(multiline=False, max_length=120, required=False)
     rating = serializers.IntegerField(min_value=0, max_value=9999, required=False)
     federation = StrictCharField(multiline=False, max_length=3, required=False, allow_blank=True)
+    fide_id = serializers.RegexField(
+        r"^[0-9]{0,12}\Z", required=False, allow_blank=True, help_text="digits, 12 at most"
+    )
+    national_id = StrictCharField(multiline=False, max_length=20, required=False, allow_blank=True)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         new = set(attrs) - {"player"}
@@ -74,6 +78,15 @@ class EntrantBatchSerializer(serializers.Serializer):
         min_length=1,
         max_length=BATCH_MAX,
         help_text="the entrants, in the order they are seeded among equals",
+    )
+    match = serializers.BooleanField(
+        default=False,
+        help_text=(
+            "match each new player's row against the known players first (a known FIDE or "
+            "national id; else the namesakes whose club, federation and ids agree): one is "
+            "taken, several refuse the row (give the player's id); false: every such row "
+            "makes a new player"
+        ),
     )
 
 
@@ -171,3 +184,11 @@ class RevocationSerializer(serializers.Serializer):
 
 class AccountSerializer(serializers.Serializer):
     username = serializers.CharField(allow_blank=True, max_length=150)
+
+
+class PlayerMergeSerializer(serializers.Serializer):
+    other = serializers.IntegerField(
+        min_value=1,
+        max_value=ID_MAX,
+        help_text="the player merged into this one, then deleted (their history follows)",
+    )

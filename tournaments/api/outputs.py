@@ -31,6 +31,34 @@ class EntrantBatchOutSerializer(serializers.Serializer):
     )
 
 
+class MatchCandidateSerializer(serializers.Serializer):
+    id = serializers.IntegerField(source="pk")
+    name = serializers.CharField()
+    club = serializers.CharField(source="club.name", default="")
+    federation = serializers.CharField()
+    fide_id = serializers.CharField()
+    national_id = serializers.CharField()
+
+
+class EntrantMatchSerializer(serializers.Serializer):
+    """How one row of a batch reads against the known players (nothing stored)."""
+
+    row = serializers.IntegerField(help_text="its index in the batch")
+    match = serializers.ChoiceField(
+        choices=["given", "known", "new", "ambiguous"],
+        help_text=(
+            "given: the row names its player; known: one known player matches; new: a new "
+            "player; ambiguous: several could be (give the player's id)"
+        ),
+    )
+    player = serializers.IntegerField(allow_null=True)
+    candidates = MatchCandidateSerializer(many=True)
+
+
+class EntrantMatchesOutSerializer(serializers.Serializer):
+    rows = EntrantMatchSerializer(many=True)
+
+
 class RoundResultsOutSerializer(serializers.Serializer):
     round = serializers.IntegerField()
     entered = serializers.IntegerField(help_text="the rows given")
@@ -64,6 +92,9 @@ class ByeRequestRowSerializer(serializers.Serializer):
     name = serializers.CharField()
     start_rank = serializers.IntegerField(allow_null=True)
     round = serializers.IntegerField()
+    confirmed = serializers.BooleanField(
+        help_text="false: asked by the player, to be confirmed by requesting that bye here"
+    )
 
 
 class ByeCancelOutSerializer(serializers.Serializer):

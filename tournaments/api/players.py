@@ -17,13 +17,14 @@ from rest_framework.response import Response
 
 from tournaments import services
 from tournaments.api.errors import errors
-from tournaments.api.inputs import AccountSerializer
+from tournaments.api.inputs import AccountSerializer, PlayerMergeSerializer
 from tournaments.api.outputs import AccountOutSerializer
 from tournaments.api.ratings import PoolHistorySerializer, player_ratings_body
 from tournaments.api.serializers import ClubSerializer, PlayerSerializer
 from tournaments.models import Club, Player
 from tournaments.permissions import (
     OfficialWriteOrReadOnly,
+    StaffMergesPlayers,
     account_named_require,
     player_edit_require,
 )
@@ -130,6 +131,23 @@ class PlayerViewSet(viewsets.ModelViewSet):
                 raise ValidationError({"username": gettext("no user %(name)r") % {"name": name}})
         player = services.player_link_user(player=player, account=account, user=request.user)
         return Response(AccountOutSerializer({"player": player.pk, "username": name or None}).data)
+
+    @extend_schema(
+        request=PlayerMergeSerializer,
+        responses={200: PlayerSerializer, **errors(400, 401, 403, 404, 409)},
+    )
+    @action(detail=True, methods=["post"], permission_classes=[StaffMergesPlayers])
+    def merge(self, request: Request, pk: str | None = None) -> Response:
+        """Merge the player `other` into this one (staff only): their registrations,
+        battles, penalties, ratings and account follow, `other` is deleted; refused (409)
+        while both are in one event or both have an account. The pool ratings of `other`'s
+        periods are rated again by the next ratings run."""
+        keep = get_object_or_404(Player, pk=pk)
+        data = PlayerMergeSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        drop = get_object_or_404(Player, pk=data.validated_data["other"])
+        keep = services.players_merge(keep=keep, drop=drop, user=request.user)
+        return Response(PlayerSerializer(keep).data)
 
     @extend_schema(responses={200: PoolHistorySerializer(many=True), **errors(404)})
     @action(detail=True, methods=["get"], permission_classes=[permissions.AllowAny])

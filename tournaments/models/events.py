@@ -307,6 +307,9 @@ class Registration(models.Model):
     # An expelled player who had already withdrawn: revoking the expulsion gives back the
     # withdrawal (and its last round), not a place in later rounds.
     withdrew_before_expulsion = models.BooleanField(default=False, editable=False)
+    # The player asked (on their own page) to withdraw: an arbiter confirms by withdrawing
+    # them (registration_withdraw clears it); until then they are paired as before.
+    withdrawal_asked_at = models.DateTimeField(_("withdrawal asked"), null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -350,6 +353,9 @@ class ByeRequest(models.Model):
     )
     round_number = models.PositiveSmallIntegerField()
     created_at = models.DateTimeField(auto_now_add=True)
+    # False: asked by the player on their own page, not yet confirmed by an arbiter (the
+    # pairing leaves it out until then); an arbiter's own request is confirmed as made.
+    confirmed = models.BooleanField(_("confirmed"), default=True)
 
     class Meta:
         constraints = [

@@ -28,7 +28,13 @@ from tournaments.services.entrants import (
     start_rank_move,
     start_ranks_sort,
 )
-from tournaments.services.entrants_bulk import EntrantRow, entrants_bulk_register, entrants_register
+from tournaments.services.entrants_bulk import (
+    EntrantRow,
+    entrant_line_rows,
+    entrants_bulk_register,
+    entrants_register,
+)
+from tournaments.services.entrants_match import entrant_rows_match
 from tournaments.services.events import (
     SETTINGS,
     officials_set,
@@ -42,6 +48,7 @@ from tournaments.services.pairing_jobs import (
     pairing_job_run,
 )
 from tournaments.services.penalties import penalty_impose, penalty_revoke
+from tournaments.services.players_merge import players_merge
 from tournaments.services.results import (
     ResultRow,
     ResultsEntered,
@@ -94,6 +101,8 @@ __all__ = [
     "club_create",
     "club_officials_set",
     "entrant_register",
+    "entrant_line_rows",
+    "entrant_rows_match",
     "entrants_bulk_register",
     "entrants_register",
     "game_lock",
@@ -104,6 +113,7 @@ __all__ = [
     "pairing_job_create",
     "pairing_job_run",
     "penalty_impose",
+    "players_merge",
     "penalty_revoke",
     "player_create",
     "player_language_set",

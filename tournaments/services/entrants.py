@@ -356,7 +356,10 @@ def registration_withdraw(
     elif expelled and reg.status == Registration.Status.WITHDRAWN:
         reg.withdrew_before_expulsion = True
     reg.status = Registration.Status.EXPELLED if expelled else Registration.Status.WITHDRAWN
-    reg.save(update_fields=["status", "last_round", "withdrew_before_expulsion"])
+    reg.withdrawal_asked_at = None  # asked and now done
+    reg.save(
+        update_fields=["status", "last_round", "withdrew_before_expulsion", "withdrawal_asked_at"]
+    )
     audit_append(
         tournament=reg.tournament,
         user=user,
@@ -436,12 +439,10 @@ def registration_reinstate(*, registration: Registration) -> Registration:
     return reg
 
 
-@transaction.atomic
-def bye_request_create(
-    *, registration: Registration, round_number: int, user: AnyUser | None = None
-) -> ByeRequest:
+def bye_request_check(*, registration: Registration, round_number: int) -> None:
+    """Why a bye of that round cannot be asked for (whoever asks): the event's system, the
+    player's status, their first round, a round paired already or beyond the event's."""
     tournament = registration.tournament
-    require_arbiter(user, tournament)
     if tournament.pairing_system != Tournament.PairingSystem.SWISS:
         raise Conflict(
             {
@@ -476,16 +477,31 @@ def bye_request_create(
                 % {"rounds_planned": registration.tournament.rounds_planned}
             }
         )
+
+
+@transaction.atomic
+def bye_request_create(
+    *, registration: Registration, round_number: int, user: AnyUser | None = None
+) -> ByeRequest:
+    """An arbiter's requested bye; one the player asked for is confirmed by it."""
+    tournament = registration.tournament
+    require_arbiter(user, tournament)
+    bye_request_check(registration=registration, round_number=round_number)
     bye, made = ByeRequest.objects.get_or_create(
         registration=registration, round_number=round_number
     )
-    if made:
+    if made or not bye.confirmed:
+        after: dict[str, Any] = {"player": registration.player.name, "round": round_number}
+        if not made:
+            bye.confirmed = True
+            bye.save(update_fields=["confirmed"])
+            after["confirmed"] = True
         audit_append(
             tournament=tournament,
             user=user,
             action=Action.BYE_REQUEST,
             obj=registration,
-            after={"player": registration.player.name, "round": round_number},
+            after=after,
         )
     return bye
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import bisect
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth.models import User
@@ -29,30 +29,27 @@ from tournaments.services.common import (
     values_per_query,
 )
 from tournaments.services.entrants import rating_refusal
+from tournaments.services.entrants_match import (
+    EntrantRow,
+    Match,
+    RowMatch,
+    ambiguous_text,
+    entrant_rows_match,
+)
+
+__all__ = [
+    "EntrantRow",
+    "entrant_line_rows",
+    "entrants_bulk_register",
+    "entrants_register",
+    "seeding_slots",
+]
 
 # A new player's fields checked here; the foreign keys are the batch's to resolve.
 NOT_CHECKED = ["club", "user", "managed_by"]
 CLUB_NOT_CHECKED = ["short_name", "city", "country"]
 # Above every start rank (a PositiveIntegerField): a search key that sorts after them all.
 RANK_BEYOND = 2**63
-
-
-@dataclass(frozen=True, slots=True)
-class EntrantRow:
-    """One entrant of a batch: a known player (`player`, an id), or a new player's name,
-    club (`club` an id, or `club_name`: the club of that name, made when there is none),
-    rating and federation. `known_by_name` (the page's lines): the one known player of that
-    name (and club, when given) when there is one, else a new one."""
-
-    key: int  # its index in the request's list, or its line: how a refusal names it
-    player: int | None = None
-    name: str = ""
-    club: int | None = None
-    club_name: str = ""
-    rating: int = 0
-    federation: str = ""
-    known_by_name: bool = False
-    error: str = ""  # refused before the service saw it (a line that could not be read)
 
 
 @dataclass(slots=True)
@@ -67,19 +64,6 @@ class _Batch:
 def _chunks(values: Iterable[object]) -> list[list[object]]:
     items, step = list(values), values_per_query()
     return [items[i : i + step] for i in range(0, len(items), step)]
-
-
-def _known_by_name(rows: Sequence[EntrantRow]) -> dict[tuple[str, str], list[Player]]:
-    """The known players of the rows' names: (name, club name) -> players, and (name, "")
-    -> every player of that name."""
-    names = {row.name for row in rows if row.known_by_name and row.name}
-    found: dict[tuple[str, str], list[Player]] = defaultdict(list)
-    for chunk in _chunks(names):
-        for player in Player.objects.filter(name__in=chunk).select_related("club"):
-            found[(player.name, "")].append(player)
-            if player.club is not None:
-                found[(player.name, player.club.name)].append(player)
-    return found
 
 
 def _clubs_by_name(rows: Sequence[EntrantRow]) -> dict[str, Club]:
@@ -98,7 +82,7 @@ def _row_player(
     row: EntrantRow,
     *,
     known: dict[int, Player],
-    by_name: dict[tuple[str, str], list[Player]],
+    matches: dict[int, RowMatch],
     clubs: dict[int, Club],
     manager: User | None,
 ) -> tuple[Player | None, dict[str, list[str]]]:
@@ -110,10 +94,11 @@ def _row_player(
         if player is None:
             return None, {"player": [gettext("no player %(id)s") % {"id": row.player}]}
         return player, {}
-    if row.known_by_name:
-        same = by_name.get((row.name, row.club_name), [])
-        if len(same) == 1:
-            return same[0], {}
+    match = matches.get(row.key)
+    if match is not None and match.kind == Match.KNOWN:
+        return match.player, {}
+    if match is not None and match.kind == Match.AMBIGUOUS:
+        return None, {"player": [ambiguous_text(match.candidates)]}
     if row.club is not None and row.club not in clubs:
         return None, {"club": [gettext("no club %(id)s") % {"id": row.club}]}
     player = Player(
@@ -121,6 +106,8 @@ def _row_player(
         club=clubs.get(row.club) if row.club is not None else None,
         rating=row.rating,
         federation=row.federation,
+        fide_id=row.fide_id,
+        national_id=row.national_id,
         managed_by=manager,
     )
     errors: dict[str, list[str]] = {}
@@ -149,7 +136,7 @@ def _rows_resolve(
         known.update(Player.objects.in_bulk(chunk))
     club_ids = {row.club for row in rows if row.club is not None}
     clubs = Club.objects.in_bulk(list(club_ids)) if club_ids else {}
-    by_name = _known_by_name(rows)
+    matches = entrant_rows_match(rows)
     registered = set(
         Registration.objects.filter(tournament=tournament).values_list("player_id", flat=True)
     )
@@ -159,7 +146,7 @@ def _rows_resolve(
     seen_names: set[str] = set()
     for row in rows:
         player, errors = _row_player(
-            row, known=known, by_name=by_name, clubs=clubs, manager=manager
+            row, known=known, matches=matches, clubs=clubs, manager=manager
         )
         if player is not None and player.pk is not None:
             if player.pk in registered:
@@ -167,8 +154,9 @@ def _rows_resolve(
             elif player.pk in seen:
                 errors = {"player": [gettext("given twice")]}
             seen.add(player.pk)
-        if row.known_by_name and not row.error:
-            # A page's line names its player: the same name twice is one player twice.
+        if row.known_by_name and player is not None and player.pk is None:
+            # Two new players of one name in one batch: one player given twice, most likely
+            # (a known player given twice is caught by their id above).
             if row.name.casefold() in seen_names:
                 errors = {"name": [gettext("given twice")]}
             seen_names.add(row.name.casefold())
@@ -321,21 +309,39 @@ def entrants_register(
     return regs
 
 
-def entrants_bulk_register(
-    *, tournament: Tournament, lines: Sequence[EntrantLine], user: AnyUser | None = None
-) -> list[Registration]:
-    """The page's lines registered by entrants_register: each line's player is the known
-    player of the same name and club, else a new one. Every refused line is named
-    (ValidationError keyed "line N") and then nobody is registered."""
-    rows = [
+def entrant_line_rows(
+    lines: Sequence[EntrantLine], *, choices: Mapping[int, int | None] | None = None
+) -> list[EntrantRow]:
+    """The page's lines as rows to match; `choices`: by line, the arbiter's choice for a
+    line that matched (a player's id, or None for a new player)."""
+    chosen = choices or {}
+    return [
         EntrantRow(
             key=line.number,
+            player=chosen.get(line.number),
             name=line.name,
             rating=line.rating,
             club_name=line.club,
+            federation=line.federation,
+            fide_id=line.fide_id,
             known_by_name=True,
+            new_player=line.number in chosen and chosen[line.number] is None,
             error=line.error,
         )
         for line in lines
     ]
+
+
+def entrants_bulk_register(
+    *,
+    tournament: Tournament,
+    lines: Sequence[EntrantLine],
+    user: AnyUser | None = None,
+    choices: Mapping[int, int | None] | None = None,
+) -> list[Registration]:
+    """The page's lines registered by entrants_register: each line's player is the known
+    player it matches (entrant_rows_match), the one the arbiter chose, else a new one. Every
+    refused line (an ambiguous one not chosen for, too) is named (ValidationError keyed
+    "line N") and then nobody is registered."""
+    rows = entrant_line_rows(lines, choices=choices)
     return entrants_register(tournament=tournament, rows=rows, user=user, label="line")
