@@ -14,8 +14,8 @@ from django.contrib.auth.hashers import UNUSABLE_PASSWORD_PREFIX
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import timezone
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
@@ -25,7 +25,6 @@ from klinzha_site.links import site_domain, site_url
 from klinzha_site.parsing import SMALL_MAX, ascii_int
 from tournaments import player_selectors, selectors
 from tournaments.check_in_selectors import check_ins_due
-from tournaments.models import Player
 from tournaments.models import Player, Registration
 from tournaments.permissions import errors_text
 from tournaments.roles import user_is_official, user_may_invite_player, user_player

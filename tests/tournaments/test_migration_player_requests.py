@@ -9,8 +9,8 @@ import pytest
 
 from tests.migrating import migrate as _migrate
 
-BEFORE = [("tournaments", "0021_ratings")]
-AFTER = [("tournaments", "0022_player_requests")]
+BEFORE = [("tournaments", "0024_tournament_play")]
+AFTER = [("tournaments", "0025_player_requests")]
 
 
 @pytest.mark.django_db(transaction=True)

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0021_ratings'),
+        ('tournaments', '0024_tournament_play'),
     ]
 
     operations = [
