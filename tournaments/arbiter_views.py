@@ -20,6 +20,7 @@ from klinzha_site.parsing import ID_MAX, SMALL_MAX, ascii_int, ascii_int_or_none
 from tournaments import desk_selectors, pairing_selectors, selectors, services
 from tournaments.audit import ACTION_LABELS, audit_verify
 from tournaments.audit_sentences import audit_sentences
+from tournaments.event_system_selectors import knockout_rounds_check
 from tournaments.forms import (
     AccountForm,
     ByeRequestForm,
@@ -133,6 +134,7 @@ def _manage_page(
             "next_round": len(rounds) + 1,
             "paired_rounds": len(rounds),
             "pair_offered": desk_selectors.round_pair_offered(tournament=t, rounds=rounds),
+            "rounds_warning": knockout_rounds_check(tournament=t),
         },
     )
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from tournaments.event_system_selectors import knockout_decided
 from tournaments.models import ByeRequest, Registration, Round, Tournament
 
 
@@ -11,7 +12,11 @@ def round_pair_offered(*, tournament: Tournament, rounds: Sequence[Round]) -> bo
     """Whether the console offers to pair the next round: rounds left to play, the last one
     published (a proposal is published or discarded first), and for round 1 two entrants
     at least (the pairing refuses fewer; a button that can only be refused is not offered)."""
-    if len(rounds) >= tournament.rounds_planned:
+    if tournament.pairing_system == Tournament.PairingSystem.KNOCKOUT and rounds:
+        # A knockout goes on past its rounds until it has its champion (a replay).
+        if knockout_decided(tournament=tournament):
+            return False
+    elif len(rounds) >= tournament.rounds_planned:
         return False
     if rounds and rounds[-1].status == Round.Status.DRAFT:
         return False

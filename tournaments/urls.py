@@ -11,6 +11,7 @@ urlpatterns = [
     path("t/<slug:slug>/round/<int:number>/", views.round_detail, name="round"),
     path("t/<slug:slug>/standings/", views.standings, name="standings"),
     path("t/<slug:slug>/crosstable/", views.crosstable, name="crosstable"),
+    path("t/<slug:slug>/bracket/", views.bracket, name="bracket"),
     path("t/<slug:slug>/crosstable.csv", views.crosstable_csv, name="crosstable-csv"),
     path("t/<slug:slug>/crosstable.json", views.crosstable_json, name="crosstable-json"),
     path("p/<int:pk>/", views.player_detail, name="player"),
