@@ -30,11 +30,15 @@ def grid_cells(rows: Sequence[StandingRow]) -> list[list[GridCell]]:
             r = row.rounds[number]
             if r.opponent is None:
                 continue
-            cell = CrossCell(None, r.placed_first, SYMBOL[r.outcome], r.counted, r.penalized, r.points)
+            cell = CrossCell(
+                None, r.placed_first, SYMBOL[r.outcome], r.counted, r.penalized, r.points
+            )
             against.setdefault(r.opponent, []).append(cell.text())
         table.append(
             [
-                GridCell(own=True) if pid == row.entrant.id else GridCell(tuple(against.get(pid, ())))
+                GridCell(own=True)
+                if pid == row.entrant.id
+                else GridCell(tuple(against.get(pid, ())))
                 for pid in order
             ]
         )

@@ -89,7 +89,9 @@ def round_robin_schedule(*, tournament: Tournament) -> list[ScheduledRound]:
         rnd = rounds.get(number)
         if rnd is None:
             boards = tuple(
-                ScheduledBoard(board, names.get(order[a - 1], ""), names.get(order[b - 1], "") if b else "")
+                ScheduledBoard(
+                    board, names.get(order[a - 1], ""), names.get(order[b - 1], "") if b else ""
+                )
                 for board, (a, b) in enumerate(berger_round(len(order), number), start=1)
             )
             schedule.append(ScheduledRound(number, None, "", False, boards))

@@ -45,9 +45,7 @@ def test_the_whole_schedule_shows_before_round_2_is_played():
     for g in r1.games.filter(kind=Game.Kind.GAME):
         services.game_result_set(game=g, result=Game.Result.FIRST_WIN)
     r2 = services.round_pair(tournament=t)
-    stored = [
-        (g.first.name, g.second.name if g.second else "") for g in r2.games.order_by("board")
-    ]
+    stored = [(g.first.name, g.second.name if g.second else "") for g in r2.games.order_by("board")]
     assert stored == promised
     after = round_robin_schedule(tournament=t)
     assert [r.paired for r in after] == [True, True, False, False, False]

@@ -133,7 +133,9 @@ class BracketTie:
     winner: int | None = None
 
 
-def knockout_stages(rounds: Sequence[Sequence[tuple[int, int | None, str]]]) -> list[list[BracketTie]]:
+def knockout_stages(
+    rounds: Sequence[Sequence[tuple[int, int | None, str]]],
+) -> list[list[BracketTie]]:
     """The bracket's stages from the rounds played, each round's games as (first, second or
     None for a bye, outcome): a round whose every game is a tie of the current stage replays
     it; any other round starts a new stage (as knockout_next_round reads them)."""

@@ -14,6 +14,7 @@ from django.utils.translation import gettext
 from klinzha_site.errors import Conflict
 from klinzha_site.user_types import AnyUser
 from tournaments.audit import Action, audit_append
+from tournaments.event_system_selectors import knockout_outcome, knockout_rounds_warning
 from tournaments.models import Game, Registration, Round, Tournament
 from tournaments.pairing import (
     berger_round,
@@ -22,7 +23,6 @@ from tournaments.pairing import (
     knockout_rounds,
     pair_swiss,
 )
-from tournaments.event_system_selectors import knockout_outcome, knockout_rounds_warning
 from tournaments.pairing_selectors import pairing_players
 from tournaments.selectors import (
     ROUND_ROBINS,
@@ -39,7 +39,6 @@ from tournaments.services.common import (
 from tournaments.services.rounds import round_create
 
 Progress = Callable[[float, str], None]
-
 
 
 @transaction.atomic
