@@ -135,6 +135,7 @@ def _manage_page(
             "paired_rounds": len(rounds),
             "pair_offered": desk_selectors.round_pair_offered(tournament=t, rounds=rounds),
             "rounds_warning": knockout_rounds_check(tournament=t),
+            "plans": desk_selectors.round_plans_ahead(tournament=t, paired=len(rounds)),
         },
     )
 
@@ -388,14 +389,17 @@ def round_schedule(request: HttpRequest, t: Tournament, number: int) -> HttpResp
     form = ScheduleForm(request.POST)
     if not form.is_valid():
         raise ValidationError(form.errors)
-    services.round_schedule(
-        round=round_get(t, number),
+    scheduled = services.round_schedule_ahead(
+        tournament=t,
+        number=number,
         starts_at=form.cleaned_data["starts_at"],
         place=form.cleaned_data["place"],
         user=request.user,
     )
     messages.success(request, _("round %(number)d scheduled") % {"number": number})
-    return redirect(round_url(t, number))
+    if isinstance(scheduled, Round):
+        return redirect(round_url(t, number))
+    return redirect(reverse("arbiter:manage", args=[t.slug]) + "#rounds")
 
 
 @require_POST

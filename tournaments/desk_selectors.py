@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tournaments.event_system_selectors import knockout_decided
-from tournaments.models import ByeRequest, Registration, Round, Tournament
+from tournaments.models import ByeRequest, Registration, Round, RoundPlan, Tournament
 
 
 def round_pair_offered(*, tournament: Tournament, rounds: Sequence[Round]) -> bool:
@@ -48,3 +48,15 @@ HAND_EDITED = "pairings edited by hand"
 def round_hand_edited(*, round: Round) -> bool:
     """Whether a proposed round's pairings were edited by hand (discarding loses them)."""
     return round.status == Round.Status.DRAFT and HAND_EDITED in (round.explanation or [])
+
+
+def round_plans_ahead(*, tournament: Tournament, paired: int) -> list[RoundPlan]:
+    """The rounds not yet paired, up to the event's rounds, each with its plan (scheduled
+    start and place set ahead; an unsaved empty plan where none is set)."""
+    plans = {
+        p.number: p for p in RoundPlan.objects.filter(tournament=tournament, number__gt=paired)
+    }
+    return [
+        plans.get(n) or RoundPlan(tournament=tournament, number=n)
+        for n in range(paired + 1, tournament.rounds_planned + 1)
+    ]

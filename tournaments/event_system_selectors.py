@@ -8,7 +8,7 @@ from datetime import datetime
 from django.db.models import Prefetch
 from django.utils.translation import gettext
 
-from tournaments.models import Game, Player, Registration, Round, Tournament
+from tournaments.models import Game, Player, Registration, Round, RoundPlan, Tournament
 from tournaments.page_selectors import game_marks
 from tournaments.pairing import BracketTie, berger_round, knockout_rounds, knockout_stages
 from tournaments.scoring import PenaltyEffect
@@ -69,7 +69,8 @@ class ScheduledRound:
 def round_robin_schedule(*, tournament: Tournament) -> list[ScheduledRound]:
     """Every round of a round robin's table, from the moment round 1 is published (the
     table is fixed then): the rounds played as stored, the rest as the Berger table will
-    pair them. Empty for other systems and before round 1."""
+    pair them with the start and place planned for them. Empty for other systems and
+    before round 1."""
     if not tournament.is_round_robin:
         return []
     rounds = {
@@ -84,17 +85,19 @@ def round_robin_schedule(*, tournament: Tournament) -> list[ScheduledRound]:
     names = dict(Player.objects.filter(pk__in=order).values_list("pk", "name"))
     settings = scoring_settings(tournament=tournament)
     effects = penalty_effects(tournament=tournament)
+    plans = {p.number: p for p in RoundPlan.objects.filter(tournament=tournament)}
     schedule = []
     for number in range(1, round_robin_rounds(tournament=tournament) + 1):
         rnd = rounds.get(number)
         if rnd is None:
+            plan = plans.get(number) or RoundPlan(number=number)
             boards = tuple(
                 ScheduledBoard(
                     board, names.get(order[a - 1], ""), names.get(order[b - 1], "") if b else ""
                 )
                 for board, (a, b) in enumerate(berger_round(len(order), number), start=1)
             )
-            schedule.append(ScheduledRound(number, None, "", False, boards))
+            schedule.append(ScheduledRound(number, plan.starts_at, plan.place, False, boards))
             continue
         stored = []
         for g in sorted(rnd.games.all(), key=lambda g: g.board):

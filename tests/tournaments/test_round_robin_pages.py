@@ -8,13 +8,14 @@ from datetime import UTC, datetime
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.test import Client
 
 from tests.tournaments.services.factories import Officials, event_make, officials_make
 from tournaments import services
 from tournaments.audit import Action
 from tournaments.event_system_selectors import round_robin_schedule
-from tournaments.models import AuditEntry, Game, Tournament
+from tournaments.models import AuditEntry, Game, RoundPlan, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -138,3 +139,58 @@ def test_a_chosen_list_is_kept_and_a_default_follows_a_change_of_system():
         tournament=t, user=officials.chief, pairing_system=Tournament.PairingSystem.SWISS
     )
     assert t.tiebreaks == "DE,SB"  # the arbiter's own list stays
+
+
+def test_rounds_scheduled_ahead_show_and_are_copied_when_paired():
+    t, _ = robin(slug="dated", rounds_planned=5)
+    chief = t.chief_arbiter
+    third = datetime(2026, 11, 3, 15, tzinfo=UTC)
+    plan = services.round_schedule_ahead(
+        tournament=t, number=3, starts_at=third, place="Room B", user=chief
+    )
+    assert isinstance(plan, RoundPlan)
+    entry = AuditEntry.objects.filter(tournament=t, action=Action.ROUND_SCHEDULED).latest("pk")
+    assert entry.after["round"] == 3 and entry.after["place"] == "Room B"
+    r1 = services.round_pair(tournament=t)
+    schedule = round_robin_schedule(tournament=t)
+    assert (schedule[2].starts_at, schedule[2].place) == (third, "Room B")
+    assert schedule[1].starts_at is None
+    body = Client().get(f"/t/{t.slug}/").content.decode()
+    assert "Room B" in body and body.count("date to be set") == 4  # rounds 1, 2, 4 and 5
+    for number in (1, 2):
+        rnd = t.rounds.get(number=number)
+        for g in rnd.games.filter(kind=Game.Kind.GAME):
+            services.game_result_set(game=g, result=Game.Result.FIRST_WIN)
+        services.round_pair(tournament=t)
+    r3 = t.rounds.get(number=3)
+    assert (r3.starts_at, r3.place) == (third, "Room B")
+    assert r1.starts_at is None
+    with pytest.raises(ValidationError, match="5 rounds"):
+        services.round_schedule_ahead(tournament=t, number=6, starts_at=third, user=chief)
+
+
+def test_the_api_and_the_console_schedule_a_round_not_yet_paired():
+    t, _ = robin(slug="api-dated", rounds_planned=5)
+    client = Client()
+    client.force_login(t.chief_arbiter)
+    answer = client.post(
+        f"/api/tournaments/{t.slug}/schedule/",
+        {"round": 2, "starts_at": "2026-11-02T10:00:00Z", "place": "Hall"},
+        content_type="application/json",
+    )
+    assert answer.status_code == 200, answer.content
+    assert answer.json() == {"round": 2, "starts_at": "2026-11-02T10:00:00Z", "place": "Hall"}
+    refused = client.post(
+        f"/api/tournaments/{t.slug}/schedule/",
+        {"round": 9, "starts_at": None, "place": ""},
+        content_type="application/json",
+    )
+    assert refused.status_code == 400
+    page = client.get(f"/arbiter/t/{t.slug}/").content.decode()
+    assert 'id="plan-1"' in page and 'id="plan-5"' in page and 'value="Hall"' in page
+    posted = client.post(
+        f"/arbiter/t/{t.slug}/round/4/schedule/",
+        {"starts_at": "2026-11-04T09:30", "place": "Annex"},
+    )
+    assert posted.status_code == 302
+    assert RoundPlan.objects.get(tournament=t, number=4).place == "Annex"

@@ -8,6 +8,7 @@ from tournaments.models.events import (
     RatingBasis,
     Registration,
     Round,
+    RoundPlan,
     Tournament,
 )
 from tournaments.models.games import Colour, Game, colour_other
@@ -30,6 +31,7 @@ __all__ = [
     "Registration",
     "RatingBasis",
     "Round",
+    "RoundPlan",
     "ByeRequest",
     "ForbiddenPair",
     "Colour",

@@ -51,6 +51,7 @@ from tournaments.services.rounds import (
     round_pairings_edit,
     round_publish,
     round_schedule,
+    round_schedule_ahead,
     round_unpublish,
 )
 from tournaments.services.trf_import import (
@@ -102,6 +103,7 @@ __all__ = [
     "round_pairings_edit",
     "round_publish",
     "round_schedule",
+    "round_schedule_ahead",
     "round_unpublish",
     "start_rank_move",
     "start_ranks_sort",

@@ -103,24 +103,7 @@ def round_pair(
         explanation = ["knockout bracket by seeding; byes to the top seeds"]
         warnings = _knockout_rounds_fit(tournament, user, len(seeds))
     else:
-        kind, pairs = knockout_next or _knockout_progress(tournament)
-        if kind == "done":
-            raise Conflict({"round": gettext("the knockout is decided: no round is left")})
-        if not pairs:
-            raise Conflict(
-                {
-                    "round": gettext(
-                        "the knockout is decided: every player still in it has left before round "
-                        "%(number)s, so no round is left"
-                    )
-                    % {"number": number}
-                }
-            )
-        explanation = [
-            "replays of the undecided ties (placement swapped)"
-            if kind == "replay"
-            else "winners of neighbouring ties meet"
-        ]
+        pairs, explanation = _knockout_later(tournament, number, knockout_next)
     rnd = round_create(
         tournament=tournament,
         pairings=pairs,
@@ -134,6 +117,34 @@ def round_pair(
     if system != Tournament.PairingSystem.SWISS:
         _withdrawn_games_settle(rnd, user, free_rounds=system in ROUND_ROBINS)
     return rnd
+
+
+def _knockout_later(
+    tournament: Tournament,
+    number: int,
+    knockout_next: tuple[str, list[tuple[int, int | None]]] | None,
+) -> tuple[list[tuple[int, int | None]], list[str]]:
+    """A knockout's round after the first: the replays of its undecided ties or its next
+    stage, with the explanation; refused once it is decided."""
+    kind, pairs = knockout_next or _knockout_progress(tournament)
+    if kind == "done":
+        raise Conflict({"round": gettext("the knockout is decided: no round is left")})
+    if not pairs:
+        raise Conflict(
+            {
+                "round": gettext(
+                    "the knockout is decided: every player still in it has left before round "
+                    "%(number)s, so no round is left"
+                )
+                % {"number": number}
+            }
+        )
+    explanation = [
+        "replays of the undecided ties (placement swapped)"
+        if kind == "replay"
+        else "winners of neighbouring ties meet"
+    ]
+    return pairs, explanation
 
 
 def _knockout_rounds_fit(tournament: Tournament, user: AnyUser | None, players: int) -> list[str]:
