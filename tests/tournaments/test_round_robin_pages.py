@@ -99,6 +99,9 @@ def test_the_crosstable_is_the_player_by_player_grid():
                 assert cell == "0"
             elif i != j:
                 assert cell == ""
+    services.registration_withdraw(registration=t.registrations.get(player=eve))
+    body = Client().get(f"/t/{t.slug}/crosstable/").content.decode()
+    assert 'class="rr-grid"' in body and "withdrawn after round 1" in body
 
 
 def test_a_swiss_crosstable_keeps_its_rounds():
