@@ -21,9 +21,9 @@ from tournaments import services
 from tournaments.check_in_selectors import check_in_token
 from tournaments.models import (
     AuditEntry,
-    Club,
     CheckIn,
     CheckInWindow,
+    Club,
     ForbiddenPair,
     Game,
     Penalty,

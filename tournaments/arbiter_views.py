@@ -21,6 +21,7 @@ from tournaments import desk_selectors, pairing_selectors, selectors, services
 from tournaments.audit import ACTION_LABELS, audit_verify
 from tournaments.audit_sentences import audit_sentences
 from tournaments.check_in_selectors import check_in_window_for
+from tournaments.event_system_selectors import knockout_rounds_check
 from tournaments.forms import (
     AccountForm,
     ByeRequestForm,
@@ -137,6 +138,8 @@ def _manage_page(
             "paired_rounds": len(rounds),
             "pair_offered": desk_selectors.round_pair_offered(tournament=t, rounds=rounds),
             "check_in_window": check_in_window_for(tournament=t, round_number=len(rounds) + 1),
+            "rounds_warning": knockout_rounds_check(tournament=t),
+            "plans": desk_selectors.round_plans_ahead(tournament=t, paired=len(rounds)),
         },
     )
 
@@ -390,14 +393,17 @@ def round_schedule(request: HttpRequest, t: Tournament, number: int) -> HttpResp
     form = ScheduleForm(request.POST)
     if not form.is_valid():
         raise ValidationError(form.errors)
-    services.round_schedule(
-        round=round_get(t, number),
+    scheduled = services.round_schedule_ahead(
+        tournament=t,
+        number=number,
         starts_at=form.cleaned_data["starts_at"],
         place=form.cleaned_data["place"],
         user=request.user,
     )
     messages.success(request, _("round %(number)d scheduled") % {"number": number})
-    return redirect(round_url(t, number))
+    if isinstance(scheduled, Round):
+        return redirect(round_url(t, number))
+    return redirect(reverse("arbiter:manage", args=[t.slug]) + "#rounds")
 
 
 @require_POST

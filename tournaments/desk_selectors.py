@@ -5,14 +5,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tournaments.models import ByeRequest, Registration, Round, Tournament
+from tournaments.event_system_selectors import knockout_decided
+from tournaments.models import ByeRequest, Registration, Round, RoundPlan, Tournament
 
 
 def round_pair_offered(*, tournament: Tournament, rounds: Sequence[Round]) -> bool:
     """Whether the console offers to pair the next round: rounds left to play, the last one
     published (a proposal is published or discarded first), and for round 1 two entrants
     at least (the pairing refuses fewer; a button that can only be refused is not offered)."""
-    if len(rounds) >= tournament.rounds_planned:
+    if tournament.pairing_system == Tournament.PairingSystem.KNOCKOUT and rounds:
+        # A knockout goes on past its rounds until it has its champion (a replay).
+        if knockout_decided(tournament=tournament):
+            return False
+    elif len(rounds) >= tournament.rounds_planned:
         return False
     if rounds and rounds[-1].status == Round.Status.DRAFT:
         return False
@@ -60,3 +65,15 @@ HAND_EDITED = "pairings edited by hand"
 def round_hand_edited(*, round: Round) -> bool:
     """Whether a proposed round's pairings were edited by hand (discarding loses them)."""
     return round.status == Round.Status.DRAFT and HAND_EDITED in (round.explanation or [])
+
+
+def round_plans_ahead(*, tournament: Tournament, paired: int) -> list[RoundPlan]:
+    """The rounds not yet paired, up to the event's rounds, each with its plan (scheduled
+    start and place set ahead; an unsaved empty plan where none is set)."""
+    plans = {
+        p.number: p for p in RoundPlan.objects.filter(tournament=tournament, number__gt=paired)
+    }
+    return [
+        plans.get(n) or RoundPlan(tournament=tournament, number=n)
+        for n in range(paired + 1, tournament.rounds_planned + 1)
+    ]

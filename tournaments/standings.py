@@ -31,6 +31,9 @@ from tournaments.tiebreaks import (
 # Every name a list of tie-breaks may hold: the FIDE codes, and today's names as aliases.
 TIEBREAKS = (*CODES, *ALIASES)
 DEFAULT_TIEBREAKS = ("BH", "SSB", "WON")
+# A round robin's (FIDE C.07, Art. 13.1 for all-play-all events): Sonneborn-Berger, Direct
+# Encounter, Koya.
+ROUND_ROBIN_TIEBREAKS = ("SB", "DE", "KS")
 SYMBOL = {
     Outcome.WIN: "1",
     Outcome.LOSS: "0",

@@ -19,6 +19,7 @@ urlpatterns = [
     path("t/<slug:slug>/round/<int:number>/", views.round_detail, name="round"),
     path("t/<slug:slug>/standings/", views.standings, name="standings"),
     path("t/<slug:slug>/crosstable/", views.crosstable, name="crosstable"),
+    path("t/<slug:slug>/bracket/", views.bracket, name="bracket"),
     path("t/<slug:slug>/crosstable.csv", views.crosstable_csv, name="crosstable-csv"),
     path("t/<slug:slug>/crosstable.json", views.crosstable_json, name="crosstable-json"),
     path("t/<slug:slug>/check-in/", check_in_views.check_in_signed_in, name="check-in-mine"),

@@ -24,7 +24,9 @@ from klinzha_site.page_cache import page_serve, page_splice
 from klinzha_site.parsing import ID_MAX, ascii_int_or_none
 from tournaments import page_selectors, selectors
 from tournaments.audit import audit_head
+from tournaments.crosstable_grid import grid_cells
 from tournaments.display_selectors import ROWS_DEFAULT, ROWS_MAX, ROWS_MIN, display_slides
+from tournaments.event_system_selectors import knockout_bracket_stages, round_robin_schedule
 from tournaments.formats import points_formatter
 from tournaments.live_page_views import DISPLAY_SECONDS, LIVE_EVERY
 from tournaments.models import Player, Tournament
@@ -134,7 +136,23 @@ def _tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "bases": entrant_rating_bases(tournament=t),
             "audit_head": audit_head(tournament=t),
             "series": list(tournament_series(tournament=t)),
+            "schedule": round_robin_schedule(tournament=t),
         },
+    )
+
+
+def bracket(request: HttpRequest, slug: str) -> HttpResponseBase:
+    return _published(request, slug, "bracket", lambda r: _bracket(r, slug))
+
+
+def _bracket(request: HttpRequest, slug: str) -> HttpResponse:
+    t = _tournament(slug)
+    if t.pairing_system != Tournament.PairingSystem.KNOCKOUT:
+        raise Http404("not a knockout")
+    return render(
+        request,
+        "tournaments/bracket.html",
+        {"t": t, "stages": knockout_bracket_stages(tournament=t)},
     )
 
 
@@ -220,12 +238,20 @@ def _crosstable(request: HttpRequest, slug: str) -> HttpResponse:
         )
         for row, cells in zip(table.rows, table.cells, strict=True)
     ]
+    grid = []
+    if t.is_round_robin:
+        # All play all: the player-by-player grid, rows and columns in the standings' order.
+        grid = [
+            (row, [c.text() for c in cells], score, values)
+            for (row, _, score, values), cells in zip(lines, grid_cells(table.rows), strict=True)
+        ]
     return render(
         request,
         "tournaments/crosstable.html",
         {
             "t": t,
             "lines": lines,
+            "grid": grid,
             "rounds": range(1, table.rounds + 1),
             "tiebreaks": _labels(list(table.tiebreaks)),
             "legend": _legend(list(table.tiebreaks), list(table.rows)),

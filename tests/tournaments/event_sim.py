@@ -588,8 +588,8 @@ class Sim:
         if self.system == KNOCKOUT and number > 1 and self.bracket.next(left_ids(t))[0] == "done":
             # so does a knockout with its champion, also when the others of the bracket left
             return "decided"
-        if number > t.rounds_planned:
-            return "planned"
+        if number > t.rounds_planned and self.system != KNOCKOUT:
+            return "planned"  # a knockout goes on past its rounds until it is decided
         if len(field_of(t, number)) < 2:
             return "few"
         if self.system == SWISS and not swiss_feasible(t, number):

@@ -150,12 +150,14 @@ class RoundActions(viewsets.GenericViewSet):
     )
     @action(detail=True, methods=["post"])
     def schedule(self, request: Request, slug: str | None = None) -> Response:
-        """A round's scheduled start and place (Art. 6.8, 6.9 count lateness from it)."""
+        """A round's scheduled start and place (Art. 6.8, 6.9 count lateness from it); a round
+        not yet paired keeps them until it is (up to the event's rounds)."""
         t = self.get_object()
         data = ScheduleSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        rnd = services.round_schedule(
-            round=round_get(tournament=t, number=data.validated_data["round"]),
+        rnd = services.round_schedule_ahead(
+            tournament=t,
+            number=data.validated_data["round"],
             starts_at=data.validated_data["starts_at"],
             place=data.validated_data["place"],
             user=request.user,

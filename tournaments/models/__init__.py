@@ -10,6 +10,7 @@ from tournaments.models.events import (
     RatingBasis,
     Registration,
     Round,
+    RoundPlan,
     Tournament,
 )
 from tournaments.models.games import Colour, Game, colour_other
@@ -33,6 +34,7 @@ __all__ = [
     "Registration",
     "RatingBasis",
     "Round",
+    "RoundPlan",
     "ByeRequest",
     "ForbiddenPair",
     "CheckIn",

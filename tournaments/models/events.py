@@ -347,6 +347,27 @@ class Round(models.Model):
         return f"{self.tournament} round {self.number}"
 
 
+class RoundPlan(models.Model):
+    """A round's scheduled start and place set ahead, before it is paired (a round robin's
+    whole schedule is public from round 1): pairing the round copies them to it, and
+    scheduling a paired round keeps its plan in step (a round discarded and paired again
+    keeps its date)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_plans")
+    number = models.PositiveSmallIntegerField()
+    starts_at = models.DateTimeField(_("scheduled start"), null=True, blank=True)
+    place = models.CharField(_("place"), max_length=120, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="one_round_plan"),
+        ]
+        ordering = ["tournament", "number"]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} round {self.number} (planned)"
+
+
 class ByeRequest(models.Model):
     registration = models.ForeignKey(
         Registration, on_delete=models.CASCADE, related_name="bye_requests"

@@ -4,7 +4,14 @@ the recorded spindle casts. No ORM here: services hand in players and store the 
 from tournaments.pairing.base import Pairing, PairingPlayer, RoundPairing
 from tournaments.pairing.berger import berger_round, berger_table
 from tournaments.pairing.check import pairing_check
-from tournaments.pairing.knockout import knockout_bracket, knockout_next_round, seeding_order
+from tournaments.pairing.knockout import (
+    BracketTie,
+    knockout_bracket,
+    knockout_next_round,
+    knockout_rounds,
+    knockout_stages,
+    seeding_order,
+)
 from tournaments.pairing.spindle import (
     PLACEMENT_CAST,
     SpindleCast,
@@ -18,6 +25,7 @@ from tournaments.pairing.spindle import (
 from tournaments.pairing.swiss import pair_swiss
 
 __all__ = [
+    "BracketTie",
     "PLACEMENT_CAST",
     "Pairing",
     "PairingPlayer",
@@ -28,6 +36,8 @@ __all__ = [
     "berger_table",
     "knockout_bracket",
     "knockout_next_round",
+    "knockout_rounds",
+    "knockout_stages",
     "pair_swiss",
     "pairing_check",
     "seeding_order",

@@ -3,6 +3,9 @@ seeds when the field is not a power of two, and replays of undecided ties."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+
 
 def seeding_order(size: int) -> list[int]:
     """Seeds in bracket order for a bracket of `size` (a power of two): 1, size, ..."""
@@ -111,3 +114,52 @@ def _stage_next(*, winners: list[int], eliminated: frozenset[int]) -> list[Tie]:
     if len(winners) % 2:
         ties.append((winners[-1], None))
     return [tie for tie in ties if not set(tie) - {None} <= eliminated]
+
+
+def knockout_rounds(n: int) -> int:
+    """The rounds a bracket of `n` players takes with no replays: ceil(log2 n), 0 for fewer
+    than two."""
+    return max(0, (n - 1).bit_length()) if n > 1 else 0
+
+
+@dataclass(frozen=True, slots=True)
+class BracketTie:
+    """One tie of a stage: the two players (`second` None for a bye), its games in order as
+    (first, second, outcome) and who goes on (None while undecided)."""
+
+    first: int
+    second: int | None
+    games: tuple[tuple[int, int, str], ...] = ()
+    winner: int | None = None
+
+
+def knockout_stages(
+    rounds: Sequence[Sequence[tuple[int, int | None, str]]],
+) -> list[list[BracketTie]]:
+    """The bracket's stages from the rounds played, each round's games as (first, second or
+    None for a bye, outcome): a round whose every game is a tie of the current stage replays
+    it; any other round starts a new stage (as knockout_next_round reads them)."""
+    stages: list[list[tuple[int, int | None]]] = []
+    played: list[list[tuple[int, int, str]]] = []
+    for games in rounds:
+        met = [frozenset((a, b)) for a, b, _ in games if b is not None]
+        ties = {frozenset(t) for t in stages[-1]} if stages else set()
+        if not stages or not met or not all(pair in ties for pair in met):
+            stages.append([(a, b) for a, b, _ in games])
+            played.append([])
+        played[-1] += [(a, b, o) for a, b, o in games if b is not None]
+    return [
+        [_bracket_tie(a, b, games) for a, b in stage]
+        for stage, games in zip(stages, played, strict=True)
+    ]
+
+
+def _bracket_tie(a: int, b: int | None, played: list[tuple[int, int, str]]) -> BracketTie:
+    if b is None:
+        return BracketTie(a, None, (), a)
+    games = tuple(g for g in played if {g[0], g[1]} == {a, b})
+    if any(not outcome for _, _, outcome in games):
+        return BracketTie(a, b, games, None)
+    decided = tie_winner(_tie_results(a=a, b=b, played=list(games)))
+    winner = None if decided is None else (a if decided == "first" else b)
+    return BracketTie(a, b, games, winner)

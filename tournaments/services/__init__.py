@@ -66,6 +66,7 @@ from tournaments.services.rounds import (
     round_pairings_edit,
     round_publish,
     round_schedule,
+    round_schedule_ahead,
     round_unpublish,
 )
 from tournaments.services.series import (
@@ -131,6 +132,7 @@ __all__ = [
     "round_pairings_edit",
     "round_publish",
     "round_schedule",
+    "round_schedule_ahead",
     "round_unpublish",
     "series_create",
     "series_event_accept",

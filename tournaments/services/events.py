@@ -23,6 +23,7 @@ from tournaments.models import Tournament
 from tournaments.roles import Role, role_require, user_is_organizer
 from tournaments.services.common import tournament_lock
 from tournaments.services.event_bounds import tournament_bounds_check
+from tournaments.standings import DEFAULT_TIEBREAKS, ROUND_ROBIN_TIEBREAKS
 from tournaments.tiebreaks import code_of
 
 # The settings tournament_update changes (officials have officials_set).
@@ -116,6 +117,16 @@ def _validate_tiebreaks(value: str) -> None:
         seen.add(code)
 
 
+_DEFAULT_LISTS = frozenset({",".join(DEFAULT_TIEBREAKS), ",".join(ROUND_ROBIN_TIEBREAKS)})
+
+
+def tiebreaks_default(system: str) -> str:
+    """A new event's tie-breaks by its system: a round robin's are FIDE's for all-play-all
+    events (SB, DE, KS); the others keep the Swiss list (BH, SSB, WON)."""
+    robins = (Tournament.PairingSystem.ROUND_ROBIN, Tournament.PairingSystem.DOUBLE_ROUND_ROBIN)
+    return ",".join(ROUND_ROBIN_TIEBREAKS if system in robins else DEFAULT_TIEBREAKS)
+
+
 def _tiebreaks_by_code(value: str) -> str:
     """The list as stored: FIDE codes (today's names, still accepted, become theirs)."""
     return ",".join(code_of(t.strip()) for t in value.split(",") if t.strip())
@@ -159,6 +170,8 @@ def tournament_create(
         tournament.organizer = organizer
     _validate_tiebreaks(tournament.tiebreaks)
     tournament.tiebreaks = _tiebreaks_by_code(tournament.tiebreaks)
+    if tournament.tiebreaks == ",".join(DEFAULT_TIEBREAKS):
+        tournament.tiebreaks = tiebreaks_default(tournament.pairing_system)
     _validate_rules(tournament)
     tournament.full_clean()
     tournament_bounds_check(tournament)
@@ -174,6 +187,11 @@ def tournament_update(
     The chief arbiter and the organizer may do this; officials are set by officials_set."""
     role_require(user=user, tournament=tournament, role=Role.CHIEF_ARBITER)
     locked = tournament.rounds.exists()
+    if "pairing_system" in fields and "tiebreaks" not in fields and not locked:
+        # A list left at the old system's default follows the system (audited with it).
+        follows = tiebreaks_default(fields["pairing_system"])
+        if tournament.tiebreaks in _DEFAULT_LISTS and tournament.tiebreaks != follows:
+            fields = {**fields, "tiebreaks": follows}
     errors = {}
     for key, value in fields.items():
         if key not in SETTINGS:

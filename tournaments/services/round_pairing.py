@@ -14,18 +14,18 @@ from django.utils.translation import gettext
 from klinzha_site.errors import Conflict
 from klinzha_site.user_types import AnyUser
 from tournaments.audit import Action, audit_append
+from tournaments.event_system_selectors import knockout_outcome, knockout_rounds_warning
 from tournaments.models import Game, Registration, Round, Tournament
 from tournaments.pairing import (
     berger_round,
     knockout_bracket,
     knockout_next_round,
+    knockout_rounds,
     pair_swiss,
 )
 from tournaments.pairing_selectors import pairing_players
-from tournaments.scoring import PenaltyEffect
 from tournaments.selectors import (
     ROUND_ROBINS,
-    declared_result,
     penalty_effects,
     round_robin_table,
 )
@@ -40,16 +40,6 @@ from tournaments.services.rounds import round_create
 from tournaments.signals import round_published
 
 Progress = Callable[[float, str], None]
-
-KNOCKOUT_OUTCOME = {
-    Game.Result.FIRST_WIN: "first",
-    Game.Result.FIRST_FORFEIT_WIN: "first",
-    Game.Result.SECOND_WIN: "second",
-    Game.Result.SECOND_FORFEIT_WIN: "second",
-    Game.Result.DRAW: "draw",
-    Game.Result.DOUBLE_FORFEIT: "draw",
-    Game.Result.PENDING: "",
-}
 
 
 @transaction.atomic
@@ -71,8 +61,11 @@ def round_pair(
             {"round": gettext("the next round to pair is round %(number)s") % {"number": number}}
         )
     knockout_next = None
+    extended: list[str] = []
     if tournament.pairing_system == Tournament.PairingSystem.KNOCKOUT and number > 1:
         knockout_next = _knockout_decided_check(tournament)
+        if knockout_next is not None and number > tournament.rounds_planned:
+            extended = _knockout_rounds_extend(tournament, user, number)
     pairing_preconditions_check(tournament, number)
     players, requested = pairing_players(tournament=tournament, round_number=number)
     system = tournament.pairing_system
@@ -109,25 +102,9 @@ def round_pair(
         seeds = [p.id for p in sorted(players, key=lambda p: p.rank)]
         pairs = list(knockout_bracket(seeds))
         explanation = ["knockout bracket by seeding; byes to the top seeds"]
+        warnings = _knockout_rounds_fit(tournament, user, len(seeds))
     else:
-        kind, pairs = knockout_next or _knockout_progress(tournament)
-        if kind == "done":
-            raise Conflict({"round": gettext("the knockout is decided: no round is left")})
-        if not pairs:
-            raise Conflict(
-                {
-                    "round": gettext(
-                        "the knockout is decided: every player still in it has left before round "
-                        "%(number)s, so no round is left"
-                    )
-                    % {"number": number}
-                }
-            )
-        explanation = [
-            "replays of the undecided ties (placement swapped)"
-            if kind == "replay"
-            else "winners of neighbouring ties meet"
-        ]
+        pairs, explanation = _knockout_later(tournament, number, knockout_next)
     rnd = round_create(
         tournament=tournament,
         pairings=pairs,
@@ -136,7 +113,7 @@ def round_pair(
         status=Round.Status.PUBLISHED if publish else Round.Status.DRAFT,
     )
     rnd.explanation = explanation
-    rnd.warnings = [*warnings, *pairing_warnings_from_above(tournament)]
+    rnd.warnings = [*warnings, *extended, *pairing_warnings_from_above(tournament)]
     rnd.save(update_fields=["explanation", "warnings"])
     if system != Tournament.PairingSystem.SWISS:
         _withdrawn_games_settle(rnd, user, free_rounds=system in ROUND_ROBINS)
@@ -149,6 +126,69 @@ def _published_announce(rnd: Round, user: AnyUser | None, *, published: bool) ->
     later (games opens the battles of an event played online), its forfeits settled first."""
     if published:
         round_published.send(sender=Round, round=rnd, user=user)
+
+
+def _knockout_later(
+    tournament: Tournament,
+    number: int,
+    knockout_next: tuple[str, list[tuple[int, int | None]]] | None,
+) -> tuple[list[tuple[int, int | None]], list[str]]:
+    """A knockout's round after the first: the replays of its undecided ties or its next
+    stage, with the explanation; refused once it is decided."""
+    kind, pairs = knockout_next or _knockout_progress(tournament)
+    if kind == "done":
+        raise Conflict({"round": gettext("the knockout is decided: no round is left")})
+    if not pairs:
+        raise Conflict(
+            {
+                "round": gettext(
+                    "the knockout is decided: every player still in it has left before round "
+                    "%(number)s, so no round is left"
+                )
+                % {"number": number}
+            }
+        )
+    explanation = [
+        "replays of the undecided ties (placement swapped)"
+        if kind == "replay"
+        else "winners of neighbouring ties meet"
+    ]
+    return pairs, explanation
+
+
+def _knockout_rounds_fit(tournament: Tournament, user: AnyUser | None, players: int) -> list[str]:
+    """A knockout takes its number of rounds from its field, ceil(log2 n), as round 1 is
+    paired: a number set otherwise is changed (audited), with a warning that says so."""
+    wanted = knockout_rounds(players)
+    if wanted < 1 or tournament.rounds_planned == wanted:
+        return []
+    before = tournament.rounds_planned
+    _rounds_planned_set(tournament, user, wanted)
+    return [knockout_rounds_warning(players=players, planned=before, wanted=wanted)]
+
+
+def _knockout_rounds_extend(tournament: Tournament, user: AnyUser | None, number: int) -> list[str]:
+    """A knockout not yet decided goes on past its rounds (a replay of an undecided tie, or
+    a bracket set smaller than its field): the rounds become `number`, audited and told."""
+    _rounds_planned_set(tournament, user, number)
+    return [
+        gettext("the knockout is not decided after %(before)s rounds: it now has %(number)s")
+        % {"before": number - 1, "number": number}
+    ]
+
+
+def _rounds_planned_set(tournament: Tournament, user: AnyUser | None, rounds: int) -> None:
+    before = tournament.rounds_planned
+    tournament.rounds_planned = rounds
+    tournament.save(update_fields=["rounds_planned"])
+    audit_append(
+        tournament=tournament,
+        user=user,
+        action=Action.SETTINGS,
+        obj=tournament,
+        before={"rounds_planned": before},
+        after={"rounds_planned": rounds},
+    )
 
 
 def _knockout_decided_check(
@@ -237,7 +277,7 @@ def _knockout_progress(tournament: Tournament) -> tuple[str, list[tuple[int, int
         if not stage or not met or not all(pair in ties for pair in met):
             stage, played = [(g.first_id, g.second_id) for g in games], []
         played += [
-            (g.first_id, g.second_id, _knockout_outcome(g, effects))
+            (g.first_id, g.second_id, knockout_outcome(g, effects))
             for g in games
             if g.second_id is not None
         ]
@@ -247,17 +287,6 @@ def _knockout_progress(tournament: Tournament) -> tuple[str, list[tuple[int, int
         .values_list("player_id", flat=True)
     )
     return _knockout_step(stage, played, rounds[-1].number, left)
-
-
-def _knockout_outcome(
-    game: Game, effects: dict[tuple[int, int | None], tuple[PenaltyEffect, ...]]
-) -> str:
-    """Who a knockout game sends on: the result, or a battle declared lost (Art. 12.4 d)."""
-    assert game.second_id is not None
-    declared = declared_result(
-        effects.get((game.pk, game.first_id), ()), effects.get((game.pk, game.second_id), ())
-    )
-    return KNOCKOUT_OUTCOME[Game.Result(declared or game.result)]
 
 
 def _knockout_step(

@@ -14,7 +14,7 @@ from klinzha_site.errors import Conflict
 from klinzha_site.user_types import AnyUser
 from tournaments.audit import Action, audit_append
 from tournaments.desk_selectors import HAND_EDITED
-from tournaments.models import Game, Registration, Round, Tournament
+from tournaments.models import Game, Registration, Round, RoundPlan, Tournament
 from tournaments.pairing import (
     PLACEMENT_CAST,
     Pairing,
@@ -119,7 +119,14 @@ def round_create(
                     }
                 )
             seen.add(pid)
-    rnd = Round.objects.create(tournament=tournament, number=number, status=status)
+    plan = RoundPlan.objects.filter(tournament=tournament, number=number).first()
+    rnd = Round.objects.create(
+        tournament=tournament,
+        number=number,
+        status=status,
+        starts_at=plan.starts_at if plan else None,
+        place=plan.place if plan else "",
+    )
     _games_create(round=rnd, pairings=pairings, requested_byes=requested_byes)
     audit_append(
         tournament=tournament,
@@ -182,6 +189,11 @@ def round_schedule(
     locked.starts_at, locked.place = starts_at, place
     locked.full_clean()
     locked.save(update_fields=["starts_at", "place"])
+    RoundPlan.objects.update_or_create(
+        tournament=locked.tournament,
+        number=locked.number,
+        defaults={"starts_at": starts_at, "place": place},
+    )
     published_version_bump(locked.tournament)  # the pairings page and the rounds API show them
     audit_append(
         tournament=locked.tournament,
@@ -192,6 +204,48 @@ def round_schedule(
         after={"round": locked.number, "starts_at": starts_at, "place": place},
     )
     return locked
+
+
+@transaction.atomic
+def round_schedule_ahead(
+    *,
+    tournament: Tournament,
+    number: int,
+    starts_at: datetime | None,
+    place: str = "",
+    user: AnyUser | None = None,
+) -> Round | RoundPlan:
+    """Set round `number`'s scheduled start and place, paired or not yet: a round not yet
+    paired keeps them as its plan, and pairing it copies them (a round robin's whole
+    schedule is public from round 1)."""
+    require_arbiter(user, tournament)
+    tournament_lock(tournament.pk)
+    rnd = Round.objects.filter(tournament=tournament, number=number).first()
+    if rnd is not None:
+        return round_schedule(round=rnd, starts_at=starts_at, place=place, user=user)
+    if not 1 <= number <= tournament.rounds_planned:
+        raise ValidationError(
+            {
+                "round": gettext("the tournament has %(rounds_planned)s rounds")
+                % {"rounds_planned": tournament.rounds_planned}
+            }
+        )
+    plan = RoundPlan.objects.filter(tournament=tournament, number=number).first()
+    before = {"starts_at": plan.starts_at, "place": plan.place} if plan else None
+    plan = plan or RoundPlan(tournament=tournament, number=number)
+    plan.starts_at, plan.place = starts_at, place
+    plan.full_clean()
+    plan.save()
+    published_version_bump(tournament)  # the event's page shows the round robin's schedule
+    audit_append(
+        tournament=tournament,
+        user=user,
+        action=Action.ROUND_SCHEDULED,
+        obj=plan,
+        before=before,
+        after={"round": number, "starts_at": starts_at, "place": place},
+    )
+    return plan
 
 
 @transaction.atomic
