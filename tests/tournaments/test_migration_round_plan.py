@@ -10,8 +10,8 @@ import pytest
 from tests.migrating import migrate as _migrate
 from tests.migrating import migrate_latest
 
-BEFORE = [("tournaments", "0021_ratings")]
-AFTER = [("tournaments", "0022_round_plan")]
+BEFORE = [("tournaments", "0025_player_requests")]
+AFTER = [("tournaments", "0026_round_plan")]
 
 
 @pytest.mark.django_db(transaction=True)

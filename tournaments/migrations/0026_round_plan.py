@@ -18,7 +18,7 @@ def plans_from_rounds(apps, schema_editor):  # type: ignore[no-untyped-def]
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0021_ratings'),
+        ('tournaments', '0025_player_requests'),
     ]
 
     operations = [
