@@ -13,6 +13,7 @@ from django.core.management import call_command
 from django.test import Client
 
 from tournaments.models import Club, Game, Player, Tournament
+from tournaments.player_labels import player_label
 from tournaments.tiebreaks import CODES
 
 pytestmark = pytest.mark.django_db
@@ -138,6 +139,8 @@ def test_pages_show_nothing_left_in_english(demo):
     }
     known |= {f"{c.name} {p.rating}" for p in Player.objects.all() for c in Club.objects.all()}
     known |= {demo.venue} | set(get_user_model().objects.values_list("username", flat=True))
+    # The menus name each player with their id, club and federation (data, in no language).
+    known |= {player_label(p) for p in Player.objects.select_related("club")}
     slug = demo.slug
     public = [
         "/",
