@@ -1020,6 +1020,7 @@ def test_the_table_names_every_write_route():
     reads |= {"arbiter:pairing-job", "arbiter:export-trf", "arbiter:time-control"}
     reads |= {"arbiter:check-in"}
     reads |= {"games:detail", "games:status", "games:board", "games:canonical"}
+    reads |= {"games:live-board"}
     assert pages - reads == covered
 
 

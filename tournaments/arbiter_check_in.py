@@ -7,14 +7,14 @@ from __future__ import annotations
 from django import forms
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
-from klinzha_site.parsing import SMALL_MAX
+from klinzha_site.parsing import ID_MAX, SMALL_MAX
 from tournaments import services
 from tournaments.check_in_selectors import (
     check_in_next_round,
@@ -88,6 +88,8 @@ def check_in_window(request: HttpRequest, t: Tournament) -> HttpResponse:
 @require_POST
 @tournament_role(Role.ARBITER)
 def check_in_set(request: HttpRequest, t: Tournament, player_id: int) -> HttpResponse:
+    if not 0 < player_id <= ID_MAX:  # no database column holds the number itself
+        raise Http404(gettext("no such entrant"))
     reg = get_object_or_404(Registration, tournament=t, player_id=player_id)
     present = request.POST.get("present", "1") == "1"
     services.check_in_record(registration=reg, present=present, user=request.user)

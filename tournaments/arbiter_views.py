@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from klinzha_site.parsing import ID_MAX, SMALL_MAX, ascii_int, ascii_int_or_none
-from tournaments import desk_selectors, pairing_selectors, selectors, services
+from tournaments import audit_selectors, desk_selectors, pairing_selectors, selectors, services
 from tournaments.audit import ACTION_LABELS, audit_verify
 from tournaments.audit_sentences import audit_sentences
 from tournaments.check_in_selectors import check_in_window_for
@@ -502,13 +502,13 @@ def audit(request: HttpRequest, t: Tournament) -> HttpResponse:
     except ValidationError as exc:
         return HttpResponseBadRequest(errors_text(exc))
     rows = (
-        selectors.audit_for_player(tournament=t, player_id=player_id)
+        audit_selectors.audit_for_player(tournament=t, player_id=player_id)
         if player_id is not None
         else t.audit.all()
     )
     intact, checked, problem = audit_verify(tournament=t)
     shown = list(rows.order_by("-seq")[:500])
-    labels = selectors.audit_object_labels(entries=shown)
+    labels = audit_selectors.audit_object_labels(entries=shown)
     sentences = audit_sentences(entries=shown, labels=labels, action_labels=ACTION_LABELS)
     for e, sentence in zip(shown, sentences, strict=True):
         e.action_label = ACTION_LABELS.get(e.action, e.action)

@@ -310,7 +310,7 @@ def audit_sentences(
     action_labels: Mapping[str, Any],
 ) -> list[str]:
     """One sentence per entry, in order. `labels` names the entries' objects (from
-    selectors.audit_object_labels), `action_labels` the actions."""
+    audit_selectors.audit_object_labels), `action_labels` the actions."""
     ids = _ids_named(entries)
     names = _Names(dict(Player.objects.filter(pk__in=ids).values_list("pk", "name")))
     out = []

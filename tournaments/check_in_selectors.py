@@ -40,9 +40,12 @@ def check_in_token_registration(*, token: str) -> Registration | None:
         return None
     if not isinstance(data, dict):
         return None
+    reg, event = data.get("r"), data.get("t")
+    if not isinstance(reg, int) or not isinstance(event, int):
+        return None
     return (
         Registration.objects.select_related("tournament", "player")
-        .filter(pk=data.get("r"), tournament_id=data.get("t"))
+        .filter(pk=reg, tournament_id=event)
         .first()
     )
 

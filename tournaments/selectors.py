@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Count, Prefetch, Q, QuerySet
-from django.utils.translation import gettext
 
 from klinzha_site.build import build_id
 from klinzha_site.memo import ProcessMemo, transaction_open
@@ -15,7 +14,6 @@ from klinzha_site.single_flight import shared_make
 from klinzha_site.user_types import AnyUser
 from tournaments.audit import audit_head
 from tournaments.models import (
-    AuditEntry,
     ByeRequest,
     Game,
     Penalty,
@@ -474,25 +472,6 @@ def penalty_list(*, tournament: Tournament, user: AnyUser) -> QuerySet[Penalty]:
     return rows.filter(player=player)
 
 
-def audit_for_player(*, tournament: Tournament, player_id: int) -> QuerySet[AuditEntry]:
-    """The audit entries about one player: their registration, account, games, penalties."""
-    games = Game.objects.filter(round__tournament=tournament).filter(
-        Q(first_id=player_id) | Q(second_id=player_id)
-    )
-    regs = Registration.objects.filter(tournament=tournament, player_id=player_id)
-    penalties = Penalty.objects.filter(tournament=tournament, player_id=player_id)
-    ids = {
-        "Game": [str(pk) for pk in games.values_list("pk", flat=True)],
-        "Registration": [str(pk) for pk in regs.values_list("pk", flat=True)],
-        "Penalty": [str(pk) for pk in penalties.values_list("pk", flat=True)],
-        "Player": [str(player_id)],
-    }
-    q = Q()
-    for otype, oids in ids.items():
-        q |= Q(object_type=otype, object_id__in=oids)
-    return tournament.audit.filter(q)
-
-
 def player_penalties(*, player: Player, user: AnyUser) -> list[Penalty]:
     """A player's penalties, for the player themselves and the arbiters of the tournaments
     they were given in; nobody else sees them."""
@@ -567,35 +546,3 @@ def bye_request_list(*, tournament: Tournament) -> list[dict[str, Any]]:
         }
         for b in rows
     ]
-
-
-def audit_object_labels(*, entries: Sequence[AuditEntry]) -> dict[tuple[str, str], str]:
-    """How a person reads the objects of audit entries: round numbers, boards with their
-    players, names with start ranks (the stored type and id where nothing better is known)."""
-    ids: dict[str, set[int]] = {}
-    for e in entries:
-        if e.object_id.isdecimal():
-            ids.setdefault(e.object_type, set()).add(int(e.object_id))
-    labels: dict[tuple[str, str], str] = {}
-    for r in Round.objects.filter(pk__in=ids.get("Round", ())):
-        labels["Round", str(r.pk)] = gettext("round %(number)s") % {"number": r.number}
-    for g in Game.objects.filter(pk__in=ids.get("Game", ())).select_related(
-        "round", "first", "second"
-    ):
-        who = f"{g.first} – {g.second}" if g.second_id else str(g.first)
-        labels["Game", str(g.pk)] = gettext("round %(number)s board %(board)s (%(who)s)") % {
-            "number": g.round.number,
-            "board": g.board,
-            "who": who,
-        }
-    for reg in Registration.objects.filter(pk__in=ids.get("Registration", ())).select_related(
-        "player"
-    ):
-        labels["Registration", str(reg.pk)] = f"{reg.player.name} (#{reg.start_rank})"
-    for player in Player.objects.filter(pk__in=ids.get("Player", ())):
-        labels["Player", str(player.pk)] = player.name
-    for p in Penalty.objects.filter(pk__in=ids.get("Penalty", ())).select_related("player"):
-        labels["Penalty", str(p.pk)] = f"{p.get_kind_display()}: {p.player.name}"
-    for t in Tournament.objects.filter(pk__in=ids.get("Tournament", ())):
-        labels["Tournament", str(t.pk)] = t.name
-    return labels

@@ -243,7 +243,9 @@ def _crosstable(request: HttpRequest, slug: str) -> HttpResponse:
         # All play all: the player-by-player grid, rows and columns in the standings' order.
         grid = [
             (row, [c.text() for c in cells], score, values)
-            for (row, _, score, values), cells in zip(lines, grid_cells(table.rows), strict=True)
+            for (row, _, score, values, _total), cells in zip(
+                lines, grid_cells(table.rows), strict=True
+            )
         ]
     return render(
         request,

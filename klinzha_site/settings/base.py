@@ -321,6 +321,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Operation ids are named after the path below /api/ (the schema also lists the site's
+    # key at /.well-known/, which would otherwise make "/" the common prefix and rename every
+    # operation clients know).
+    "SCHEMA_PATH_PREFIX": r"/api/",
     # Several fields name a colour (the first placer's, the clock that ran): one enum.
     "ENUM_NAME_OVERRIDES": {
         "ColourEnum": "tournaments.models.Colour",

@@ -13,7 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from klinzha_site.parsing import ascii_int_or_none
-from tournaments import selectors, services
+from tournaments import audit_selectors, selectors, services
 from tournaments.api.errors import errors
 from tournaments.api.inputs import RevocationSerializer
 from tournaments.api.serializers import AuditSerializer, PenaltySerializer
@@ -91,7 +91,7 @@ class PenaltyActions(viewsets.GenericViewSet):
         player = request.query_params.get("player", "")
         player_id = ascii_int_or_none(player, field="player")
         if player_id is not None:
-            rows = selectors.audit_for_player(tournament=t, player_id=player_id)
+            rows = audit_selectors.audit_for_player(tournament=t, player_id=player_id)
         rows = list(rows)
-        labels = selectors.audit_object_labels(entries=rows)
+        labels = audit_selectors.audit_object_labels(entries=rows)
         return Response(AuditSerializer(rows, many=True, context={"labels": labels}).data)

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from klinzha_site.errors import Conflict
 from tests.tournaments.services.factories import Officials, event_make, round_make
-from tournaments import pairing_selectors, selectors, services
+from tournaments import audit_selectors, pairing_selectors, services
 from tournaments.audit import ACTION_LABELS
 from tournaments.audit_sentences import audit_sentences
 from tournaments.models import AuditEntry, ByeRequest, Registration
@@ -113,7 +113,7 @@ def test_the_trail_reads_the_requests_as_sentences(mine, officials):  # type: ig
     )
     said = audit_sentences(
         entries=entries,
-        labels=selectors.audit_object_labels(entries=entries),
+        labels=audit_selectors.audit_object_labels(entries=entries),
         action_labels=ACTION_LABELS,
     )
     assert said[0] == "ann asked for a bye for Ann in round 3"
