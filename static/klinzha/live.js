@@ -10,6 +10,9 @@
   if (!root || !window.fetch || !window.DOMParser) { return; }
   var every = (parseInt(root.getAttribute("data-live-every"), 10) || 15) * 1000;
   var etag = null;
+  var STALE = "stale";
+  // How soon a page served as the version before is asked for again.
+  var RETRY = 1000;
 
   // The element as the page holds it now: an htmx swap (the console's) may have replaced
   // it, with the version it was rendered at.
@@ -22,9 +25,32 @@
     }
     var fields = el.querySelectorAll("input, textarea");
     for (var i = 0; i < fields.length; i++) {
-      if (fields[i].type !== "hidden" && fields[i].value !== fields[i].defaultValue) { return true; }
+      var f = fields[i];
+      // A view's own switch (data-live-view: "show all columns") is carried over, not typing.
+      if (f.type === "hidden" || f.hasAttribute("data-live-view")) { continue; }
+      if (f.type === "checkbox" || f.type === "radio") {
+        if (f.checked !== f.defaultChecked) { return true; }
+      } else if (f.value !== f.defaultValue) {
+        return true;
+      }
     }
     return false;
+  }
+
+  // The view switches' states by id, to be set again on the swapped content.
+  function views(el) {
+    var found = {};
+    el.querySelectorAll("input[data-live-view][id]").forEach(function (f) {
+      found[f.id] = f.checked;
+    });
+    return found;
+  }
+
+  function viewsRestore(el, states) {
+    Object.keys(states).forEach(function (id) {
+      var f = el.querySelector("#" + CSS.escape(id));
+      if (f) { f.checked = states[id]; }
+    });
   }
 
   function swap(next) {
@@ -33,18 +59,25 @@
     var fragment = root.hasAttribute("data-live-fragment");
     var headers = fragment ? { "HX-Request": "true" } : {};
     var src = root.getAttribute("data-live-src") || window.location.href;
-    return fetch(src, { credentials: "same-origin", headers: headers }).then(function (r) {
+    return fetch(src, {
+      credentials: "same-origin", cache: "no-cache", headers: headers
+    }).then(function (r) {
       if (!r.ok) { return false; }
+      // The version before, served while the new one is being made: asked again shortly,
+      // the version the element shows left as it was.
+      if (r.headers.get("X-KZ-Stale")) { return STALE; }
       return r.text().then(function (text) {
         var doc = new DOMParser().parseFromString(text, "text/html");
         var fresh = fragment ? doc.body.firstElementChild : doc.querySelector("[data-live-poll]");
         if (!fresh || busy(root)) { return false; }
+        var states = views(root);
         if (fragment) {
           root.replaceWith(fresh);
           root = fresh;
         } else {
           root.innerHTML = fresh.innerHTML;
         }
+        viewsRestore(root, states);
         root.setAttribute("data-live-version", next);
         document.dispatchEvent(new CustomEvent("kz:live-updated", { detail: { version: next } }));
         return true;
@@ -67,9 +100,12 @@
       if (!data || String(data.version) === version) { return false; }
       var next = String(data.version);
       return swap(next);
-    }).catch(function () { return null; }).then(later);
+    }).catch(function () { return null; }).then(function (done) {
+      if (done === STALE) { etag = null; }
+      later(done === STALE ? RETRY : every);
+    });
   }
 
-  function later() { window.setTimeout(tick, every); }
+  function later(wait) { window.setTimeout(tick, wait === undefined ? every : wait); }
   later();
 })();

@@ -36,6 +36,9 @@ def test_the_standings_follow_a_result_without_a_reload(live_server, browser_pag
     assert first_row.inner_text() == "Worf"  # start rank 1, nobody has scored
     marker = page.evaluate("() => { window.kzSamePage = true; return true; }")
     assert marker
+    # "Show all columns" ticked: a view's switch, not typing; it neither stops the swap nor
+    # is lost by it.
+    page.evaluate("() => { document.querySelector('#standings-all').checked = true; }")
     game = rnd.games.get(board=2)
     services.game_result_set(game=game, result=Game.Result.SECOND_WIN, user=officials.arbiter)
     page.clock.run_for(16_000)
@@ -43,6 +46,7 @@ def test_the_standings_follow_a_result_without_a_reload(live_server, browser_pag
         "() => document.querySelector('#standings tbody tr td:nth-child(2)').innerText === 'Dax'"
     )
     assert page.evaluate("() => window.kzSamePage === true")  # swapped, not reloaded
+    assert page.evaluate("() => document.querySelector('#standings-all').checked")
     assert severe_violations(page) == []
 
 

@@ -15,6 +15,7 @@ from django.contrib.auth.models import Permission
 
 from tests.e2e.conftest import ARGS, CHROMIUM
 from tests.e2e.test_csp import Watch
+from tournaments import services
 from tournaments.models import Game, Registration, Tournament
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -92,7 +93,11 @@ def test_a_short_event_as_organizer_player_and_visitor(live_server, chromium):
 
     # Ada's account linked to her player.
     form = arbiter.locator("form[action$='/accounts/']")
-    form.locator("select[name=player]").select_option(label="Ada Ash")
+    # The menus tell namesakes apart: "Ada Ash (#id, club, federation)".
+    ada = Registration.objects.get(tournament=t, player__name="Ada Ash").player
+    form.locator("select[name=player]").select_option(value=str(ada.pk))
+    label = form.locator("select[name=player] option:checked").inner_text()
+    assert label.startswith(f"Ada Ash (#{ada.pk}"), label
     form.locator("input[name=account]").fill("ada")
     form.get_by_role("button", name="Save account").click()
     arbiter.get_by_text("account of Ada Ash saved").wait_for()
@@ -112,17 +117,22 @@ def test_a_short_event_as_organizer_player_and_visitor(live_server, chromium):
     games = Game.objects.filter(round__tournament=t)
     assert games.count() == 6 and not games.filter(result="").exists()
 
-    # The console left open refreshes its games (every 3 s) without a refused style, also
-    # where the browser left style attributes on the grid's fields (as its autofill does;
-    # here through the CSSOM, which the policy allows): htmx no longer carries them over.
+    # The console left open asks the event's version every 5 s and fetches its games again
+    # once a change bumps it, without a refused style, also where the browser left style
+    # attributes on the grid's fields (as its autofill does; here through the CSSOM, which
+    # the policy allows): the swap carries none over.
     arbiter.evaluate(
         "document.querySelectorAll('#games input').forEach("
         "i => { i.style.color = 'red'; i.style.color = ''; })"
     )
-    for _ in range(2):
-        with arbiter.expect_response(lambda r: r.url.endswith("/round/2/")):
-            pass
-        arbiter.wait_for_timeout(300)  # htmx settles the swap after it
+    with arbiter.expect_response(lambda r: r.url.endswith("/live/")):
+        pass
+    changed = games.filter(round__number=2).order_by("board").first()
+    assert changed is not None
+    services.game_result_set(game=changed, result=Game.Result.DRAW, user=organizer)
+    with arbiter.expect_response(lambda r: r.url.endswith("/round/2/"), timeout=15_000):
+        pass
+    arbiter.wait_for_timeout(300)  # the swap follows the answer
     watch.check()
 
     # Ada signs in: "My games" lists both her games, each with its opponent.
