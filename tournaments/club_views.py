@@ -1,5 +1,6 @@
-"""The club pages: the list of clubs and a club's page (no login), and the edit of a member by who manages them
-(staff, the organizer who manages them, an official of their club) or the player."""
+"""The club pages: the list of clubs and a club's page (no login), and the edit of a member
+by who manages them (staff, the organizer who manages them, an official of their club) or
+the player."""
 
 from __future__ import annotations
 

@@ -90,6 +90,8 @@ def site(live_server):
         "rating list": "/ratings/laws/",
         "series": "/series/wide-series/",
         "club": f"/clubs/{club.pk}/",
+        "clubs": "/clubs/",
+        "all series": "/series/",
     }
     arbiter_pages = {
         "dashboard": "/arbiter/",

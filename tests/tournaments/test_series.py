@@ -262,9 +262,10 @@ def test_the_invited_organizer_declines_and_the_invitation_goes(world, client) -
     assert not SeriesEvent.objects.filter(tournament=c).exists()
     entry = AuditEntry.objects.get(tournament=c, action=Action.SERIES_EVENT_DECLINED)
     assert entry.before == {"series": "gp", "status": "invited"}
-    assert "invitation into a series declined" in client.get(
-        "/arbiter/t/their-cup/audit/"
-    ).content.decode()
+    assert (
+        "invitation into a series declined"
+        in client.get("/arbiter/t/their-cup/audit/").content.decode()
+    )
     # Declined already: nothing to decline, a clear error and no 500.
     again = api(officials.stranger).post("/api/series/gp/decline/", {"event": "their-cup"})
     assert again.status_code == 400 and "series" in again.json()
@@ -299,6 +300,8 @@ def test_the_series_organizer_removes_an_event(world, client) -> None:  # type: 
     assert [e["slug"] for e in resp.json()["events"]] == ["gp-one"]
     missing = api(officials.organizer).post("/api/series/gp/remove/", {"event": "their-cup"})
     assert missing.status_code == 400
-    assert api(officials.organizer).post("/api/series/gp/remove/", {"event": "x"}).status_code == 404
+    assert (
+        api(officials.organizer).post("/api/series/gp/remove/", {"event": "x"}).status_code == 404
+    )
     assert client.post("/series/gp/remove/gp-two/").status_code == 302  # an error message
     assert Tournament.objects.filter(slug="gp-two").exists()  # the event itself stays

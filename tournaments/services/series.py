@@ -190,9 +190,7 @@ def series_event_accept(
 
 
 @transaction.atomic
-def series_event_decline(
-    *, series: Series, tournament: Tournament, user: AnyUser | None
-) -> None:
+def series_event_decline(*, series: Series, tournament: Tournament, user: AnyUser | None) -> None:
     """The invited event's organizer refuses: the invitation goes (the series' organizer may
     invite again). An event that already counts leaves only by the series' organizer."""
     role_require(user=user, tournament=tournament, role=Role.ORGANIZER)
@@ -203,9 +201,10 @@ def series_event_decline(
     if membership is None:
         raise ValidationError({"series": gettext("this event was not invited to the series")})
     if membership.status != SeriesEvent.Status.INVITED:
-        raise ValidationError(
-            {"series": gettext("this event already counts in the series; its organizer removes it")}
+        text = gettext(
+            "this event already counts in the series; the series' organizer may remove it"
         )
+        raise ValidationError({"series": text})
     audit_append(
         tournament=tournament,
         user=user,
@@ -217,9 +216,7 @@ def series_event_decline(
 
 
 @transaction.atomic
-def series_event_remove(
-    *, series: Series, tournament: Tournament, user: AnyUser | None
-) -> None:
+def series_event_remove(*, series: Series, tournament: Tournament, user: AnyUser | None) -> None:
     """The series' organizer takes an event out (counting or only invited): its results
     leave the standings; the event itself is untouched."""
     series_manage_require(series=series, user=user)
