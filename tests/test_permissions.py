@@ -377,6 +377,27 @@ ENDPOINTS: list[tuple[str, Call, set[str]]] = [
         page_post("/series/perm-gp/accept/other/"),
         {"other_arbiter", "staff"},
     ),
+    # The invited event's organizer alone declines; the series' organizer removes an event.
+    (
+        "api series decline an invitation",
+        api_post("/api/series/perm-gp/decline/", {"event": "other"}),
+        {"other_arbiter", "staff"},
+    ),
+    (
+        "page series decline an invitation",
+        page_post("/series/perm-gp/decline/other/"),
+        {"other_arbiter", "staff"},
+    ),
+    (
+        "api series remove an event",
+        api_post("/api/series/perm-gp/remove/", {"event": "perm-open"}),
+        ORGANIZER,
+    ),
+    (
+        "page series remove an event",
+        page_post("/series/perm-gp/remove/perm-open/"),
+        ORGANIZER,
+    ),
     # Issue 25: club officials, named by staff, manage their club's members, no other's.
     ("api club officials", club_officials_post, {"staff"}),
     (

@@ -61,6 +61,8 @@ class Action(StrEnum):
     SERIES_CREATED = "series.created"
     SERIES_EVENT_INVITED = "series.event_invited"
     SERIES_EVENT_ACCEPTED = "series.event_accepted"
+    SERIES_EVENT_DECLINED = "series.event_declined"
+    SERIES_EVENT_REMOVED = "series.event_removed"
     CLUB_OFFICIALS = "club.officials"
     CHECK_IN_WINDOW = "check_in.window"
     CHECK_IN = "check_in"
@@ -107,6 +109,8 @@ ACTION_LABELS: dict[str, Any] = {
     Action.SERIES_CREATED: gettext_lazy("series made"),
     Action.SERIES_EVENT_INVITED: gettext_lazy("invited into a series"),
     Action.SERIES_EVENT_ACCEPTED: gettext_lazy("counts in a series"),
+    Action.SERIES_EVENT_DECLINED: gettext_lazy("invitation into a series declined"),
+    Action.SERIES_EVENT_REMOVED: gettext_lazy("removed from a series"),
     Action.CLUB_OFFICIALS: gettext_lazy("club officials changed"),
     Action.CHECK_IN_WINDOW: gettext_lazy("check-in window set"),
     Action.CHECK_IN: gettext_lazy("check-in"),

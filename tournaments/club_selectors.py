@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import QuerySet
+from django.db.models import Count, QuerySet
 
 from tournaments.models import Club, Player, Series, SeriesEvent, Tournament
 from tournaments.rating_page_selectors import RatingRow, pool_rating_list
@@ -27,6 +27,11 @@ class ClubPage:
     events: list[Tournament]
     series: list[Series]
     officials: list[str]
+
+
+def club_list() -> QuerySet[Club]:
+    """Every club by name, with how many players it has (`members`)."""
+    return Club.objects.annotate(members=Count("players")).order_by("name", "pk")
 
 
 def club_events(*, club: Club) -> QuerySet[Tournament]:

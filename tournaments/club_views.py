@@ -1,5 +1,6 @@
-"""The club pages: a club's page (no login), and the edit of a member by who manages them
-(staff, the organizer who manages them, an official of their club) or the player."""
+"""The club pages: the list of clubs and a club's page (no login), and the edit of a member
+by who manages them (staff, the organizer who manages them, an official of their club) or
+the player."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext
 
-from tournaments.club_selectors import club_page
+from tournaments.club_selectors import club_list, club_page
 from tournaments.models import Club, Player
 from tournaments.models.ratings import POOL_CHOICES
 from tournaments.permissions import errors_text, form_errors_text
@@ -24,6 +25,10 @@ class PlayerEditForm(forms.ModelForm):  # type: ignore[type-arg]
     class Meta:
         model = Player
         fields = ["name", "club", "federation", "rating", "rating_source"]
+
+
+def club_list_page(request: HttpRequest) -> HttpResponse:
+    return render(request, "tournaments/club_list.html", {"clubs": club_list()})
 
 
 def club_detail(request: HttpRequest, pk: int) -> HttpResponse:

@@ -1,5 +1,6 @@
 """The series pages: the series, one series' standings with its CSV and JSON (no login), an
-organizer's new series, and the consent an invited event's organizer gives on it."""
+organizer's new series, the consent or refusal an invited event's organizer gives on it, and
+the series' organizer taking an event out."""
 
 from __future__ import annotations
 
@@ -22,7 +23,13 @@ from tournaments.permissions import errors_text, form_errors_text
 from tournaments.roles import Role, user_is_organizer, user_role
 from tournaments.series_form import SeriesForm
 from tournaments.series_selectors import series_events, series_json, series_table
-from tournaments.services.series import series_create, series_event_accept
+from tournaments.services.series import (
+    series_create,
+    series_event_accept,
+    series_event_decline,
+    series_event_remove,
+    series_manage_require,
+)
 
 
 def series_list(request: HttpRequest) -> HttpResponse:
@@ -46,6 +53,12 @@ def series_detail(request: HttpRequest, slug: str) -> HttpResponse:
         for m in invited
         if user_role(user=request.user, tournament=m.tournament) >= Role.ORGANIZER
     ]
+    try:
+        series_manage_require(series=series, user=request.user)
+    except PermissionDenied:
+        manages = False
+    else:
+        manages = request.user.is_authenticated
     return render(
         request,
         "tournaments/series.html",
@@ -55,6 +68,8 @@ def series_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "pool_name": dict(POOL_CHOICES).get(series.pool, series.pool),
             "invited": invited,
             "mine": mine,
+            "manages": manages,
+            "members": series_events(series=series, accepted_only=False) if manages else [],
             "points": points_formatter(),
         },
     )
@@ -119,5 +134,43 @@ def series_accept(request: HttpRequest, slug: str, event: str) -> HttpResponse:
     else:
         messages.success(
             request, gettext("%(event)s counts in this series.") % {"event": tournament.name}
+        )
+    return HttpResponseRedirect(reverse("tournaments:series", args=[series.slug]))
+
+
+@login_required
+@require_POST
+def series_decline(request: HttpRequest, slug: str, event: str) -> HttpResponse:
+    """The invited event's organizer refuses: the invitation goes."""
+    series = get_object_or_404(Series, slug=slug)
+    tournament = get_object_or_404(Tournament, slug=event)
+    try:
+        series_event_decline(series=series, tournament=tournament, user=request.user)
+    except ValidationError as exc:
+        messages.error(request, errors_text(exc))
+    else:
+        messages.success(
+            request,
+            gettext("%(event)s declined the invitation into this series.")
+            % {"event": tournament.name},
+        )
+    return HttpResponseRedirect(reverse("tournaments:series", args=[series.slug]))
+
+
+@login_required
+@require_POST
+def series_remove(request: HttpRequest, slug: str, event: str) -> HttpResponse:
+    """The series' organizer takes an event out of the series."""
+    series = get_object_or_404(Series, slug=slug)
+    series_manage_require(series=series, user=request.user)
+    tournament = get_object_or_404(Tournament, slug=event)
+    try:
+        series_event_remove(series=series, tournament=tournament, user=request.user)
+    except ValidationError as exc:
+        messages.error(request, errors_text(exc))
+    else:
+        messages.success(
+            request,
+            gettext("%(event)s no longer counts in this series.") % {"event": tournament.name},
         )
     return HttpResponseRedirect(reverse("tournaments:series", args=[series.slug]))

@@ -43,6 +43,17 @@ urlpatterns = [
         series_views.series_accept,
         name="series-accept",
     ),
+    path(
+        "series/<slug:slug>/decline/<slug:event>/",
+        series_views.series_decline,
+        name="series-decline",
+    ),
+    path(
+        "series/<slug:slug>/remove/<slug:event>/",
+        series_views.series_remove,
+        name="series-remove",
+    ),
+    path("clubs/", club_views.club_list_page, name="club-list"),
     path("clubs/<int:pk>/", club_views.club_detail, name="club"),
     path("p/<int:pk>/edit/", club_views.player_edit, name="player-edit"),
 ]

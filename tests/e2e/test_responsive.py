@@ -90,6 +90,8 @@ def site(live_server):
         "rating list": "/ratings/laws/",
         "series": "/series/wide-series/",
         "club": f"/clubs/{club.pk}/",
+        "clubs": "/clubs/",
+        "all series": "/series/",
     }
     arbiter_pages = {
         "dashboard": "/arbiter/",
@@ -290,7 +292,8 @@ def test_print_hides_the_controls_and_unclips_the_wall_chart(site, browser_page)
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto(base + public["crosstable"])
     page.emulate_media(media="print")
-    assert not page.locator("body > header nav").is_visible()
+    assert not page.locator("#account-nav").is_visible()
+    assert not page.locator("#site-nav").is_visible()
     box = page.locator("#crosstable").locator("xpath=..")
     assert box.evaluate("e => getComputedStyle(e).overflowX") == "visible"
     page.goto(base + public["pairings"] + "?slips=1")

@@ -153,3 +153,28 @@ def test_players_editable_says_what_user_may_edit_player_says(clubs) -> None:  #
         assert players_editable(user=user, players=everyone) == {
             p.pk for p in everyone if user_may_edit_player(user=user, player=p)
         }, user.username
+
+
+def test_the_clubs_page_lists_every_club_with_a_link_to_its_page(clubs, client) -> None:  # type: ignore[no-untyped-def]
+    _, _, home, away, _, _, _ = clubs
+    page = client.get("/clubs/")
+    assert page.status_code == 200
+    text = page.content.decode()
+    # By name: Away before Home; each links to its page, with its number of members.
+    assert text.index(f'href="/clubs/{away.pk}/"') < text.index(f'href="/clubs/{home.pk}/"')
+    rows = {c.name: c.members for c in page.context["clubs"]}
+    assert rows == {"Away Club": 1, "Home Club": 2}
+    assert "Qo&#x27;noS" in text
+    assert client.get(f"/clubs/{home.pk}/").status_code == 200
+    assert "No club yet." not in text
+
+
+def test_every_page_links_to_the_ratings_series_and_clubs(clubs, client) -> None:  # type: ignore[no-untyped-def]
+    _, t, _, _, _, _, _ = clubs
+    for url in ("/", f"/t/{t.slug}/", "/clubs/", "/it/"):
+        text = client.get(url).content.decode()
+        nav = text[text.index('id="site-nav"') : text.index("</nav>", text.index('id="site-nav"'))]
+        prefix = "/it" if url.startswith("/it/") else ""
+        for target in ("/ratings/", "/series/", "/clubs/"):
+            assert f'href="{prefix}{target}"' in nav, (url, target)
+    assert ">Circuiti<" in client.get("/it/").content.decode()  # "Series", translated

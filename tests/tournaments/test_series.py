@@ -10,7 +10,7 @@ from datetime import date
 
 import pytest
 from django.contrib.auth.models import Permission
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.management import call_command
 from rest_framework.test import APIClient
 
@@ -242,3 +242,66 @@ def test_the_events_trail_says_it_joined_the_series(world, client) -> None:  # t
     assert "counts in a series" in page.content.decode()
     client.force_login(officials.stranger)
     assert "invited into a series" in client.get("/arbiter/t/their-cup/audit/").content.decode()
+
+
+def test_the_invited_organizer_declines_and_the_invitation_goes(world, client) -> None:  # type: ignore[no-untyped-def]
+    officials, (a, _, c), _ = world
+    series = services.series_create(name="GP", slug="gp", user=officials.organizer, events=[a, c])
+    # Neither the series' organizer nor an arbiter of the invited event declines for it.
+    with pytest.raises(PermissionDenied):
+        services.series_event_decline(series=series, tournament=c, user=officials.organizer)
+    # A counting event is not declined: it leaves by the series' organizer.
+    with pytest.raises(ValidationError):
+        services.series_event_decline(series=series, tournament=a, user=officials.organizer)
+    client.force_login(officials.stranger)
+    page = client.get("/series/gp/").content.decode()
+    assert "/series/gp/decline/their-cup/" in page
+    assert "/series/gp/remove/" not in page  # not the series' organizer
+    resp = client.post("/series/gp/decline/their-cup/")
+    assert resp.status_code == 302
+    assert not SeriesEvent.objects.filter(tournament=c).exists()
+    entry = AuditEntry.objects.get(tournament=c, action=Action.SERIES_EVENT_DECLINED)
+    assert entry.before == {"series": "gp", "status": "invited"}
+    assert (
+        "invitation into a series declined"
+        in client.get("/arbiter/t/their-cup/audit/").content.decode()
+    )
+    # Declined already: nothing to decline, a clear error and no 500.
+    again = api(officials.stranger).post("/api/series/gp/decline/", {"event": "their-cup"})
+    assert again.status_code == 400 and "series" in again.json()
+    # Invited again, declined through the API.
+    services.series_event_add(series=series, tournament=c, user=officials.organizer)
+    resp = api(officials.stranger).post("/api/series/gp/decline/", {"event": "their-cup"})
+    assert resp.status_code == 200, resp.content
+    assert [e["slug"] for e in resp.json()["events"]] == ["gp-one"]
+
+
+def test_the_series_organizer_removes_an_event(world, client) -> None:  # type: ignore[no-untyped-def]
+    officials, (a, b, c), _ = world
+    series = services.series_create(
+        name="GP", slug="gp", user=officials.organizer, events=[a, b, c]
+    )
+    with pytest.raises(PermissionDenied):
+        services.series_event_remove(series=series, tournament=c, user=officials.stranger)
+    version = Tournament.objects.get(pk=b.pk).published_version
+    client.force_login(officials.organizer)
+    page = client.get("/series/gp/").content.decode()
+    assert "/series/gp/remove/gp-two/" in page and "/series/gp/remove/their-cup/" in page
+    assert client.post("/series/gp/remove/gp-two/").status_code == 302
+    assert Tournament.objects.get(pk=b.pk).published_version > version  # its page changes
+    assert 'href="/series/gp/"' not in client.get("/t/gp-two/").content.decode()
+    entry = AuditEntry.objects.get(tournament=b, action=Action.SERIES_EVENT_REMOVED)
+    assert entry.before == {"series": "gp", "status": "accepted"}
+    table = series_table(series=series)
+    assert [m.tournament.slug for m in table.events] == ["gp-one"]
+    # The invited one goes too, through the API; an event not in the series is a 400.
+    resp = api(officials.organizer).post("/api/series/gp/remove/", {"event": "their-cup"})
+    assert resp.status_code == 200
+    assert [e["slug"] for e in resp.json()["events"]] == ["gp-one"]
+    missing = api(officials.organizer).post("/api/series/gp/remove/", {"event": "their-cup"})
+    assert missing.status_code == 400
+    assert (
+        api(officials.organizer).post("/api/series/gp/remove/", {"event": "x"}).status_code == 404
+    )
+    assert client.post("/series/gp/remove/gp-two/").status_code == 302  # an error message
+    assert Tournament.objects.filter(slug="gp-two").exists()  # the event itself stays

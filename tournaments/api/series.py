@@ -1,5 +1,5 @@
-"""The API's series: make one (POST /api/series/), read it and its standings, add an event,
-and the consent of an invited event's organizer."""
+"""The API's series: make one (POST /api/series/), read it and its standings, add or remove
+an event, and the consent or refusal of an invited event's organizer."""
 
 from __future__ import annotations
 
@@ -194,4 +194,33 @@ class SeriesViewSet(viewsets.GenericViewSet):
         data.is_valid(raise_exception=True)
         tournament = get_object_or_404(Tournament, slug=data.validated_data["event"])
         services.series_event_accept(series=series, tournament=tournament, user=request.user)
+        return Response(SeriesOutSerializer(series).data)
+
+    @extend_schema(
+        request=SeriesEventSlugSerializer,
+        responses={200: SeriesOutSerializer, **errors(400, 401, 403, 404)},
+    )
+    @action(detail=True, methods=["post"])
+    def decline(self, request: Request, slug: str | None = None) -> Response:
+        """The invited event's organizer refuses: the invitation goes."""
+        series = self.get_object()
+        data = SeriesEventSlugSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        tournament = get_object_or_404(Tournament, slug=data.validated_data["event"])
+        services.series_event_decline(series=series, tournament=tournament, user=request.user)
+        return Response(SeriesOutSerializer(series).data)
+
+    @extend_schema(
+        request=SeriesEventSlugSerializer,
+        responses={200: SeriesOutSerializer, **errors(400, 401, 403, 404)},
+    )
+    @action(detail=True, methods=["post"], url_path="remove")
+    def remove(self, request: Request, slug: str | None = None) -> Response:
+        """The series' organizer takes an event out (counting or invited)."""
+        series = self.get_object()
+        data = SeriesEventSlugSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.series_manage_require(series=series, user=request.user)
+        tournament = get_object_or_404(Tournament, slug=data.validated_data["event"])
+        services.series_event_remove(series=series, tournament=tournament, user=request.user)
         return Response(SeriesOutSerializer(series).data)

@@ -73,6 +73,8 @@ from tournaments.services.series import (
     series_create,
     series_event_accept,
     series_event_add,
+    series_event_decline,
+    series_event_remove,
     series_manage_require,
 )
 from tournaments.services.trf_import import (
@@ -137,6 +139,8 @@ __all__ = [
     "series_create",
     "series_event_accept",
     "series_event_add",
+    "series_event_decline",
+    "series_event_remove",
     "series_manage_require",
     "start_rank_move",
     "start_ranks_sort",

@@ -1,5 +1,5 @@
 """Writes of series: make one with its events and categories, invite another organizer's
-event, and that organizer's consent; each an audit entry."""
+event, that organizer's consent or refusal, and an event's removal; each an audit entry."""
 
 from __future__ import annotations
 
@@ -187,3 +187,52 @@ def series_event_accept(
             after={"series": series.slug, "status": membership.status},
         )
     return membership
+
+
+@transaction.atomic
+def series_event_decline(*, series: Series, tournament: Tournament, user: AnyUser | None) -> None:
+    """The invited event's organizer refuses: the invitation goes (the series' organizer may
+    invite again). An event that already counts leaves only by the series' organizer."""
+    role_require(user=user, tournament=tournament, role=Role.ORGANIZER)
+    tournament_lock(tournament.pk)
+    membership = (
+        SeriesEvent.objects.select_for_update().filter(series=series, tournament=tournament).first()
+    )
+    if membership is None:
+        raise ValidationError({"series": gettext("this event was not invited to the series")})
+    if membership.status != SeriesEvent.Status.INVITED:
+        text = gettext(
+            "this event already counts in the series; the series' organizer may remove it"
+        )
+        raise ValidationError({"series": text})
+    audit_append(
+        tournament=tournament,
+        user=user,
+        action=Action.SERIES_EVENT_DECLINED,
+        obj=membership,
+        before={"series": series.slug, "status": membership.status},
+    )
+    membership.delete()
+
+
+@transaction.atomic
+def series_event_remove(*, series: Series, tournament: Tournament, user: AnyUser | None) -> None:
+    """The series' organizer takes an event out (counting or only invited): its results
+    leave the standings; the event itself is untouched."""
+    series_manage_require(series=series, user=user)
+    tournament_lock(tournament.pk)
+    membership = (
+        SeriesEvent.objects.select_for_update().filter(series=series, tournament=tournament).first()
+    )
+    if membership is None:
+        raise ValidationError({"series": gettext("this event is not in the series")})
+    if membership.status == SeriesEvent.Status.ACCEPTED:
+        published_version_bump(tournament)  # its page no longer names the series
+    audit_append(
+        tournament=tournament,
+        user=user,
+        action=Action.SERIES_EVENT_REMOVED,
+        obj=membership,
+        before={"series": series.slug, "status": membership.status},
+    )
+    membership.delete()
