@@ -18,6 +18,7 @@ from django.http.request import split_domain_port, validate_host
 from django.utils.translation import gettext
 from rest_framework.authtoken.models import Token
 
+from games.live_fanout import battle_group, ended_message
 from games.live_models import LiveBattle
 from games.live_selectors import battle_may_watch, battle_side_of, live_battle_state
 from games.services.live_battles import (
@@ -92,15 +93,6 @@ def _state(battle_id: int, user: AnyUser) -> tuple[dict[str, Any], Ended | None]
     return live_battle_state(battle=battle, user=user), ended
 
 
-def _ended_message(ended: Ended) -> dict[str, Any]:
-    return {
-        "type": "ended",
-        "result": ended.result,
-        "termination": ended.termination,
-        "record": {"id": ended.record_id},
-    }
-
-
 class LiveBattleConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # untyped base
     """One socket watching one battle: its players act, everyone allowed watches."""
 
@@ -120,7 +112,7 @@ class LiveBattleConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # u
             await self.close(code=opened)
             return
         self.battle_id, self.side, state = opened
-        self.group = f"live-battle-{self.battle_id}"
+        self.group = battle_group(self.battle_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self._send_state(state)
@@ -253,7 +245,7 @@ class LiveBattleConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # u
 
     async def _broadcast_ended(self, ended: Ended) -> None:
         await self.channel_layer.group_send(
-            self.group, {**_ended_message(ended), "type": "battle.ended"}
+            self.group, {**ended_message(ended), "type": "battle.ended"}
         )
 
     # --- from the group -----------------------------------------------------------------
