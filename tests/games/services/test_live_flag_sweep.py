@@ -4,10 +4,11 @@ flag has not fallen is left alone; a late ply and the sweep end it once between 
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 
 import pytest
-from asgiref.sync import async_to_sync
+from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
 
@@ -91,13 +92,19 @@ def test_the_task_tells_the_sockets_watching(officials):
     LiveBattle.objects.filter(pk=flagged.pk).update(
         turn_started_at=flagged.turn_started_at - timedelta(hours=1)
     )
-    layer = get_channel_layer()
-    channel = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.group_add)(battle_group(flagged.pk), channel)
 
-    assert live_flags_sweep_task() == 1
+    async def watch_and_sweep():
+        # One event loop for the whole exchange: the Redis layer's channels live in the loop
+        # that made them.
+        layer = get_channel_layer()
+        channel = await layer.new_channel()
+        await layer.group_add(battle_group(flagged.pk), channel)
+        swept = await sync_to_async(live_flags_sweep_task)()
+        return swept, await asyncio.wait_for(layer.receive(channel), 10)
 
-    message = async_to_sync(layer.receive)(channel)
+    swept, message = async_to_sync(watch_and_sweep)()
+
+    assert swept == 1
     assert message["type"] == "battle.ended"
     assert (message["result"], message["termination"]) == ("gold", "time")
     assert message["record"] == {"id": LiveBattle.objects.get(pk=flagged.pk).record_id}
