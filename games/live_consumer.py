@@ -18,6 +18,7 @@ from django.http.request import split_domain_port, validate_host
 from django.utils.translation import gettext
 from rest_framework.authtoken.models import Token
 
+from games.live_fanout import battle_group, ended_message
 from games.live_models import LiveBattle
 from games.live_selectors import battle_may_watch, battle_side_of, live_battle_state
 from games.services.live_battles import (
@@ -85,20 +86,16 @@ def _opening(game_id: int, user: AnyUser) -> tuple[int, int | None, dict[str, An
     return found.pk, side, live_battle_state(battle=found, user=user)
 
 
+def _watched_state(battle_id: int, user: AnyUser) -> dict[str, Any]:
+    """The state `user` sees now, the flag left to the players' sockets."""
+    return live_battle_state(battle=LiveBattle.objects.get(pk=battle_id), user=user)
+
+
 def _state(battle_id: int, user: AnyUser) -> tuple[dict[str, Any], Ended | None]:
     """The state after letting a fallen flag fall (the flag is the server's to say)."""
     ended = live_battle_flag(battle_id=battle_id)
     battle = LiveBattle.objects.get(pk=battle_id)
     return live_battle_state(battle=battle, user=user), ended
-
-
-def _ended_message(ended: Ended) -> dict[str, Any]:
-    return {
-        "type": "ended",
-        "result": ended.result,
-        "termination": ended.termination,
-        "record": {"id": ended.record_id},
-    }
 
 
 class LiveBattleConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # untyped base
@@ -109,10 +106,16 @@ class LiveBattleConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # u
     group: str
     offsets: list[int]
     flag_timer: asyncio.Task[None] | None
+    # Seconds a spectator sees the battle late (the event's broadcast delay), and the
+    # messages held back for it meanwhile.
+    delay: float
+    held: set[asyncio.Task[None]]
 
     async def connect(self) -> None:
         self.flag_timer = None
         self.offsets = []
+        self.delay = 0.0
+        self.held = set()
         game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         user = self.scope.get("user") or AnonymousUser()
         opened = await database_sync_to_async(_opening)(game_id, user)
@@ -120,7 +123,8 @@ class LiveBattleConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # u
             await self.close(code=opened)
             return
         self.battle_id, self.side, state = opened
-        self.group = f"live-battle-{self.battle_id}"
+        self.delay = float(state.get("delay", 0))
+        self.group = battle_group(self.battle_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self._send_state(state)
@@ -128,6 +132,7 @@ class LiveBattleConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # u
     async def disconnect(self, code: int) -> None:
         if self.flag_timer is not None:
             self.flag_timer.cancel()
+        self._held_drop()
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
@@ -253,7 +258,7 @@ class LiveBattleConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # u
 
     async def _broadcast_ended(self, ended: Ended) -> None:
         await self.channel_layer.group_send(
-            self.group, {**_ended_message(ended), "type": "battle.ended"}
+            self.group, {**ended_message(ended), "type": "battle.ended"}
         )
 
     # --- from the group -----------------------------------------------------------------
@@ -261,16 +266,41 @@ class LiveBattleConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # u
         out = {k: event[k] for k in ("n", "ply", "clocks")}
         if self.side is not None:
             out["legal"] = event["legal"]
-        await self.send_json({"type": "moved", **out})
+        await self._to_watcher({"type": "moved", **out})
         self._flag_arm(event["clocks"], event["turn"], "playing")
 
     async def battle_draw(self, event: dict[str, Any]) -> None:
-        await self.send_json({"type": "draw", "offered_by": event["offered_by"]})
+        await self._to_watcher({"type": "draw", "offered_by": event["offered_by"]})
 
     async def battle_ended(self, event: dict[str, Any]) -> None:
         if self.flag_timer is not None:
             self.flag_timer.cancel()
+        if self.delay:
+            # The broadcast delay ends with the battle: the whole record, then the ending.
+            self._held_drop()
+            self.delay = 0.0
+            user = self.scope.get("user") or AnonymousUser()
+            await self.send_json(await database_sync_to_async(_watched_state)(self.battle_id, user))
         await self.send_json({k: v for k, v in event.items() if k != "type"} | {"type": "ended"})
+
+    # --- the broadcast delay ------------------------------------------------------------
+    async def _to_watcher(self, message: dict[str, Any]) -> None:
+        """Send `message` now, or as late as the broadcast delay says to a spectator."""
+        if not self.delay:
+            await self.send_json(message)
+            return
+        task = asyncio.ensure_future(self._send_later(message, self.delay))
+        self.held.add(task)
+        task.add_done_callback(self.held.discard)
+
+    async def _send_later(self, message: dict[str, Any], delay: float) -> None:
+        await asyncio.sleep(delay)
+        await self.send_json(message)
+
+    def _held_drop(self) -> None:
+        for task in list(self.held):
+            task.cancel()
+        self.held.clear()
 
     # --- the flag -----------------------------------------------------------------------
     def _flag_arm(self, clocks: dict[str, int | None], turn: str, status: str) -> None:

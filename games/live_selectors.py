@@ -1,9 +1,10 @@
-"""Reads of battles played online: the battle rebuilt from its plies, who watches as what,
-the clocks as the server reads them now, and the protocol's `state`."""
+"""Reads of battles played online: the battle rebuilt from its plies, who watches as what
+(and how late: the event's broadcast delay for spectators), the clocks as the server reads
+them now, and the protocol's `state`."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.utils import timezone
@@ -47,6 +48,21 @@ def battle_may_watch(*, battle: LiveBattle, user: AnyUser | None) -> bool:
     if game.round.status != Round.Status.DRAFT:
         return True
     return user_can_arbitrate(user=user, tournament=game.round.tournament)
+
+
+def battle_watch_delay(*, battle: LiveBattle, user: AnyUser | None) -> timedelta:
+    """How late `user` sees the battle: the event's broadcast delay for spectators while
+    it is under way; none for its players, the event's officials, or once it is over."""
+    game = battle.game
+    if battle.status == LiveBattle.Status.OVER or game is None:
+        return timedelta(0)
+    tournament = game.round.tournament
+    minutes = tournament.broadcast_delay_minutes
+    if not minutes or battle_side_of(battle=battle, user=user) is not None:
+        return timedelta(0)
+    if user_can_arbitrate(user=user, tournament=tournament):
+        return timedelta(0)
+    return timedelta(minutes=minutes)
 
 
 def time_control_of(battle: LiveBattle) -> TimeControl | None:
@@ -94,6 +110,9 @@ def live_battle_state(
     """The protocol's `state` message for `user` (the legal plies to the side to act's
     player only)."""
     now = now or timezone.now()
+    delay = battle_watch_delay(battle=battle, user=user)
+    if delay:
+        return _delayed_state(battle=battle, delay=delay, now=now)
     live = battle_live(battle=battle)
     over = battle.status == LiveBattle.Status.OVER
     side = battle_side_of(battle=battle, user=user)
@@ -110,13 +129,54 @@ def live_battle_state(
     }
 
 
+def _delayed(battle: LiveBattle, cutoff: datetime) -> tuple[Battle, dict[str, int | None]]:
+    """The battle as it stood after its plies played by `cutoff`, and each colour's time
+    left then (the clock readings a delayed broadcast shows)."""
+    rows = list(
+        battle.plies.filter(played_at__lte=cutoff)
+        .order_by("n")
+        .values_list("text", "side", "spent_ms")
+    )
+    live = Battle.replay(battle.tags, [text for text, _side, _spent in rows])
+    tc = time_control_of(battle)
+    clocks: dict[str, int | None] = {}
+    for side, colour in enumerate(COLOR_NAMES):
+        used = sum(spent for _text, mover, spent in rows if mover == colour)
+        clocks[colour] = time_left_ms(tc, live.completed[side], used)
+    return live, clocks
+
+
+def _delayed_state(*, battle: LiveBattle, delay: timedelta, now: datetime) -> dict[str, Any]:
+    """The `state` a spectator sees through the broadcast delay: the plies played at least
+    `delay` ago, the clocks as they read then, no result yet; `delay` in seconds."""
+    live, clocks = _delayed(battle, now - delay)
+    return {
+        "type": "state",
+        "plies": list(live.texts),
+        "clocks": clocks,
+        "turn": live.turn,
+        "phase": live.phase,
+        "legal": [],
+        "status": battle.status,
+        "result": "*",
+        "delay": int(delay.total_seconds()),
+    }
+
+
 def live_battle_of_game(*, game_id: int) -> LiveBattle | None:
     """The online battle of a tournament game, or None."""
     return LiveBattle.objects.filter(game_id=game_id).first()
 
 
-def live_board_svg(*, battle: LiveBattle) -> str:
-    """The picture of the battle's position now, its last ply marked (the live board)."""
-    live = battle_live(battle=battle)
+def live_board_svg(
+    *, battle: LiveBattle, user: AnyUser | None = None, now: datetime | None = None
+) -> str:
+    """The picture of the battle's position as `user` may see it now (through the broadcast
+    delay for a spectator), its last ply marked (the live board)."""
+    delay = battle_watch_delay(battle=battle, user=user)
+    if delay:
+        live, _clocks = _delayed(battle, (now or timezone.now()) - delay)
+    else:
+        live = battle_live(battle=battle)
     last = live.plies[-1].to_move() if live.plies else None
     return render_svg(live.position, last=last)

@@ -11,6 +11,7 @@ from django.urls import reverse
 from games.live_selectors import (
     battle_may_watch,
     battle_side_of,
+    battle_watch_delay,
     live_battle_of_game,
     live_board_svg,
 )
@@ -30,6 +31,8 @@ def live_context(*, game: Game, user: Any) -> dict[str, Any] | None:
         "side": "" if side is None else COLOR_NAMES[side],
         "socket": f"/ws/games/{game.pk}/",
         "board_url": reverse("games:live-board", args=[game.pk]),
+        # Minutes the visitor sees the battle late (the event's broadcast delay), 0: live.
+        "delay_minutes": int(battle_watch_delay(battle=battle, user=user).total_seconds() // 60),
     }
 
 
@@ -40,6 +43,8 @@ def game_live_board(request: HttpRequest, pk: int) -> HttpResponse:
     battle = live_battle_of_game(game_id=pk)
     if battle is None or not battle_may_watch(battle=battle, user=request.user):
         return HttpResponse(status=404)
-    response = HttpResponse(live_board_svg(battle=battle), content_type="image/svg+xml")
+    response = HttpResponse(
+        live_board_svg(battle=battle, user=request.user), content_type="image/svg+xml"
+    )
     response["Cache-Control"] = "no-store"
     return response

@@ -151,6 +151,7 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
         "tiebreak_rules",
         "check_in_missing",
         "play",
+        "broadcast_delay_minutes",
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

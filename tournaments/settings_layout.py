@@ -30,6 +30,7 @@ GROUPS: tuple[tuple[str, Promise, tuple[str, ...]], ...] = (
         _("Rules"),
         (
             "play",
+            "broadcast_delay_minutes",
             "variants",
             "clouds",
             "crown",

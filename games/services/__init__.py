@@ -15,6 +15,7 @@ from games.services.live_battles import (
     live_battle_flag,
     live_battle_open,
     live_draw,
+    live_flags_sweep,
     live_move_play,
     live_resign,
 )
@@ -57,6 +58,7 @@ __all__ = [
     "live_battle_flag",
     "live_battle_open",
     "live_draw",
+    "live_flags_sweep",
     "live_move_play",
     "live_resign",
     "penalty_clock_effect_apply",

@@ -40,6 +40,9 @@ from tournaments.services.results import game_result_set
 
 logger = logging.getLogger(__name__)
 
+# The flag sweep's name, as the beat schedule (settings.CELERY_BEAT_SCHEDULE) spells it.
+LIVE_FLAGS_SWEEP_TASK = "games.live_flags_sweep"
+
 
 class LiveRefusal(Exception):
     """A message the battle refuses: `code` (stale, turn, over, paused, not_player, rules,
@@ -308,6 +311,31 @@ def live_battle_flag(*, battle_id: int, now: datetime | None = None) -> Ended | 
         return None
     live = battle_live(battle=battle)
     return _flag_if_due(battle=battle, live=live, now=now or timezone.now())
+
+
+def live_flags_sweep(*, now: datetime | None = None) -> list[tuple[int, Ended]]:
+    """Let the flags fall in the battles under way whose side to act ran out of time while
+    no socket was there to ask (Art. 6, 6.14; the beat schedule's sweep): each battle by
+    `live_battle_flag`, in its own transaction under its row lock, so a battle a move or
+    another sweep ended first is left alone. The battles it ended, with their endings."""
+    now = now or timezone.now()
+    under_way = (LiveBattle.Status.WAITING, LiveBattle.Status.PLAYING)
+    ids = list(
+        LiveBattle.objects.filter(status__in=under_way, tags__has_key="TimeControl")
+        .order_by("turn_started_at", "pk")
+        .values_list("pk", flat=True)
+    )
+    ended: list[tuple[int, Ended]] = []
+    for battle_id in ids:
+        try:
+            ending = live_battle_flag(battle_id=battle_id, now=now)
+        except Exception:
+            # One battle that cannot be replayed must not keep the sweep from the others.
+            logger.exception("the flag sweep could not look at live battle %s", battle_id)
+            continue
+        if ending is not None:
+            ended.append((battle_id, ending))
+    return ended
 
 
 # --- resignation and draws ----------------------------------------------------------------------

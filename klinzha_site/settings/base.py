@@ -252,6 +252,8 @@ CELERY_BEAT_SCHEDULE = {
     },
     # Closes the rating periods that have passed and re-rates those a correction reached.
     "rating-periods": {"task": "tournaments.rating_periods_sweep", "schedule": KZ_SWEEP_EVERY},
+    # Ends the live battles whose flag fell while no player's socket was there to ask.
+    "live-flags": {"task": "games.live_flags_sweep", "schedule": KZ_SWEEP_EVERY},
 }
 # A request waits at most this long to hand a task to the broker; after a failure the broker
 # is left alone for KZ_BROKER_RETRY_AFTER seconds (klinzha_site.tasking).

@@ -178,6 +178,14 @@ class Tournament(models.Model):
         choices=Play.choices,
         default=Play.OVER_THE_BOARD,
     )
+    # Spectators of a battle played online see its plies this many minutes late while it is
+    # under way (its players and the event's officials live), the whole record once it ends.
+    broadcast_delay_minutes = models.PositiveSmallIntegerField(
+        _("broadcast delay (minutes)"),
+        default=0,
+        validators=[MaxValueValidator(1440)],
+        help_text=_("spectators of an online battle see its moves this many minutes late; 0: live"),
+    )
     forbid_same_club = models.BooleanField(
         _("no pairings within a club"), default=False, help_text=_("Swiss pairing option")
     )

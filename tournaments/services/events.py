@@ -53,6 +53,7 @@ SETTINGS = (
     "notation",
     "result_confirmation",
     "play",
+    "broadcast_delay_minutes",
     "forbid_same_club",
     "accelerated_rounds",
     "withdrawal_results",
