@@ -11,6 +11,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from tests.e2e.screenshots import screenshot
 from tests.e2e.test_accessibility import severe_violations
 from tests.e2e.test_journey import chromium, log_in  # noqa: F401  (the shared browser)
 from tests.tournaments.services.factories import event_make, officials_make
@@ -75,6 +76,7 @@ def test_a_player_checks_in_and_asks_for_a_bye_the_arbiter_confirms(
     assert asked.is_visible()
     assert not ByeRequest.objects.get(registration__player=ann, round_number=3).confirmed
     assert severe_violations(player) == []
+    screenshot(player, "my-games-bye-asked-390")
 
     desk = chromium.new_context(viewport=DESK).new_page()
     log_in(desk, base, "arbiter", "pw-arbiter-12345", f"/arbiter/t/{t.slug}/")
@@ -82,6 +84,7 @@ def test_a_player_checks_in_and_asks_for_a_bye_the_arbiter_confirms(
     row = desk.locator("tr", has_text=ann.name)
     confirm = row.get_by_role("button", name="Confirm the bye asked for round 3")
     assert confirm.is_visible()
+    screenshot(desk, "desk-bye-asked-1366")
     confirm.click()
     desk.wait_for_load_state()
     assert row.get_by_role("button", name="Confirm the bye asked for round 3").count() == 0
@@ -93,3 +96,4 @@ def test_a_player_checks_in_and_asks_for_a_bye_the_arbiter_confirms(
     assert events.get_by_text("not yet confirmed").count() == 0
     assert ByeRequest.objects.get(registration__player=ann, round_number=3).confirmed
     assert severe_violations(player) == []
+    screenshot(player, "my-games-bye-confirmed-390")
