@@ -10,6 +10,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from games.models import RecordSubmission
+from tests.e2e.screenshots import screenshot
 from tests.games.conftest import done
 from tests.games.test_signed_final import battle_make, signed_by_both
 from tournaments import services
@@ -65,6 +66,8 @@ def test_arbiter_runs_a_round_in_the_console(live_server, browser_page):
     page.locator("#penalty-form").get_by_role("button", name="Impose").click()
     assert page.locator("#penalties").get_by_text("Battle declared lost").is_visible()
     assert page.locator("#game-1 td.result").get_by_text("[12.4d]").is_visible()
+    page.set_viewport_size({"width": 1366, "height": 768})
+    screenshot(page, "arbiter-console-1366")
 
     after_penalty = public_score(page, base, t.slug, name)
     assert after_penalty == before  # the win is taken back: a loss scores 0

@@ -8,6 +8,7 @@ from datetime import date
 
 import pytest
 
+from tests.e2e.screenshots import screenshot
 from tests.e2e.test_accessibility import severe_violations
 from tournaments import services
 from tournaments.models import Game, Tournament
@@ -65,8 +66,10 @@ def test_the_bracket_on_a_phone_a_laptop_and_paper(bracket_url, browser_page):
     assert page.get_by_role("heading", name="Final", exact=True).is_visible()
     assert page.get_by_text(NAMES[0]).first.is_visible()
     assert severe_violations(page) == []
+    screenshot(page, "bracket-390")
     page.set_viewport_size({"width": 1366, "height": 768})
     boxes = stage_boxes(page)
+    screenshot(page, "bracket-1366")
     assert all(b["x"] < c["x"] for b, c in zip(boxes, boxes[1:], strict=False))  # side by side
     page.set_viewport_size({"width": 390, "height": 844})
     page.emulate_media(media="print")

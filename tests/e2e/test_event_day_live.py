@@ -9,6 +9,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from tests.e2e.screenshots import screenshot
 from tests.e2e.test_accessibility import severe_violations
 from tests.tournaments.services.factories import event_make, officials_make, round_make
 from tournaments import services
@@ -64,8 +65,10 @@ def test_the_display_screen_turns_through_its_screens(live_server, browser_page,
     names = page.locator(".slide-pairings tbody th").all_inner_texts()
     assert names == sorted(names, key=str.casefold) == ["Ann", "Dax", "Kor", "Worf"]
     assert severe_violations(page) == []
+    screenshot(page, "display-screen-1366")
     page.clock.run_for(12_500)
     assert [slides.nth(i).is_visible() for i in range(3)] == [False, True, False]
+    screenshot(page, "display-screen-results-1366")
     page.clock.run_for(25_000)
     assert [slides.nth(i).is_visible() for i in range(3)] == [True, False, False]
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
+from tests.e2e.screenshots import screenshot
 from tests.e2e.test_accessibility import severe_violations
 from tests.e2e.test_responsive import log_in, page_width
 from tournaments.models import Tournament
@@ -56,6 +57,8 @@ def test_an_event_made_with_the_guided_form_and_two_groups_opened(base, browser_
     page.fill("#id_ablation_limit", "3")
     assert page.locator("#setting-ablation_limit .article").inner_text() == "Art. 13.6"
     assert not severe_violations(page)
+    page.locator("#id_name").scroll_into_view_if_needed()
+    screenshot(page, "event-form-1366")
     page.get_by_role("button", name="Create").click()
     page.get_by_role("heading", name="Guided Open").wait_for()
     t = Tournament.objects.get()
@@ -74,6 +77,7 @@ def test_the_guided_form_alone_fits_a_phone_and_opens_the_group_with_an_error(ba
     page.fill("#id_name", "Phone Cup")
     page.fill("#id_start_date", "2026-12-12")
     page.fill("#id_time_control", "20")
+    screenshot(page, "event-form-390")
     page.locator("#settings-scoring > summary").click()
     page.fill("#id_bye_points", "-3")
     page.locator("#settings-scoring > summary").click()  # folded again

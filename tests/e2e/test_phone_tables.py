@@ -4,12 +4,10 @@ without sideways scroll, the other columns on demand."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 from django.contrib.auth import get_user_model
 
+from tests.e2e.screenshots import screenshot
 from tests.e2e.test_accessibility import severe_violations
 from tests.e2e.test_responsive import log_in, page_width, wide_event
 from tournaments import services
@@ -33,13 +31,6 @@ def event(live_server):
     user = get_user_model().objects.create_user("player-phone", password=PASSWORD)
     services.player_link_user(player=game.second, account=user, user=arbiter)
     return live_server.url, t, game
-
-
-def shot(page, name: str) -> None:
-    """The page as shown, to KZ_SCREENSHOTS_DIR when it is set (docs/screenshots/)."""
-    folder = os.environ.get("KZ_SCREENSHOTS_DIR")
-    if folder:
-        page.screenshot(path=Path(folder) / f"{name}-390.jpg", type="jpeg", quality=70)
 
 
 def inside(box, width: int = PHONE["width"]) -> bool:
@@ -69,6 +60,7 @@ def test_pairings_are_cards_with_names_and_result_in_view(event, browser_page):
     board, one, result, two = (first.nth(n).bounding_box() for n in (0, 2, 5, 7))
     assert board["y"] < one["y"] < two["y"] and result["x"] > one["x"] + one["width"] - 1
     assert "Board" in first.nth(0).evaluate("e => getComputedStyle(e, '::before').content")
+    screenshot(page, "pairings-cards-390")
 
 
 def test_the_signed_in_players_game_comes_first(event, browser_page):
@@ -82,7 +74,7 @@ def test_the_signed_in_players_game_comes_first(event, browser_page):
     assert first.get_attribute("class") == "own"
     assert game.second.name in first.inner_text()
     assert "Your game" in first.evaluate("e => getComputedStyle(e, '::before').content")
-    shot(page, "pairings, signed in")
+    screenshot(page, "pairings-signed-in-390")
     assert not severe_violations(page)
     assert inside(first.bounding_box()) and first.bounding_box()["y"] < 844
     # a visitor, after the player, has the boards in their order
@@ -110,7 +102,7 @@ def test_standings_show_rank_name_score_and_first_tiebreak_the_rest_on_demand(ev
             assert inside(cells.nth(n).bounding_box()), (i, n)
             assert cells.nth(n).inner_text().strip()
         assert not cells.nth(2).is_visible()  # the club
-    shot(page, "standings")
+    screenshot(page, "standings-phone-390")
     page.get_by_label("Show all columns").check()
     club = page.locator("#standings tbody tr").first.locator("td").nth(2)
     assert club.is_visible() and page.locator("#standings thead th").nth(7).is_visible()

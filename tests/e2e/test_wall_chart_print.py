@@ -9,6 +9,7 @@ from datetime import date
 
 import pytest
 
+from tests.e2e.screenshots import screenshot
 from tournaments import services
 from tournaments.models import Game
 from tournaments.services.results import ResultRow
@@ -18,6 +19,8 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 ROUNDS = 9
 # A4 landscape in points, as @page wall sets it.
 LANDSCAPE = (842, 595)
+# The same sheet in CSS pixels (96 a inch): the screenshot of the print view.
+A4_LANDSCAPE_PX = {"width": 1123, "height": 794}
 
 
 def event_make(players: int, slug: str):
@@ -72,6 +75,8 @@ def test_forty_players_print_on_one_landscape_page(live_server, browser_page):
     t = event_make(40, "wall-40")
     pages = printed(browser_page, f"{live_server.url}/t/{t.slug}/crosstable/")
     assert len(pages) == 1 and landscape(pages[0]), pages
+    browser_page.set_viewport_size(A4_LANDSCAPE_PX)  # the print rules on an A4 sheet's shape
+    screenshot(browser_page, "wall-chart-print-landscape")
 
 
 def test_more_players_page_cleanly_in_landscape_with_the_header_on_each(live_server, browser_page):
