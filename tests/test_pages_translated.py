@@ -54,6 +54,8 @@ SAME = {
     "rating:",
     "second",
     "Klin Zha",
+    "Site",  # the header's site links, by their French names
+    "Clubs",
     # FIDE's tie-break codes (C.07) head the columns in every language; the arbiter's list
     # pairs each with its name, two of them names of people.
     *CODES,
