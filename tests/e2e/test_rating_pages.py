@@ -18,8 +18,19 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 WIDTHS = {390: 844, 1366: 768}
 NAMES = ["Kahless the Unforgettable, Son of the House of Mogh", "Kor", "Kang", "Koloth"]
 NAMES += ["Martok", "Worf"]
-# One round a month; the first two months' periods are closed, the third is the estimate.
-ROUND_DAYS = [dt.datetime(2025, m, 10, 18, tzinfo=dt.UTC) for m in (9, 10, 11)]
+
+
+def _month_start(months_back: int) -> dt.datetime:
+    """10 o'clock UTC on the first day of the month `months_back` months before this one."""
+    today = dt.datetime.now(dt.UTC)
+    index = today.year * 12 + today.month - 1 - months_back
+    return dt.datetime(index // 12, index % 12 + 1, 1, 10, tzinfo=dt.UTC)
+
+
+# One round a month, ending with this month's: the two months before are closed by hand, and
+# this month's period (not yet over, so no sweep closes it) is the estimate.
+ROUND_DAYS = [_month_start(2), _month_start(1), _month_start(0)]
+LAST_CLOSED = f"{ROUND_DAYS[1]:%Y-%m}"
 
 
 def rated_event(players: list[Player]) -> Tournament:
@@ -45,7 +56,7 @@ def rated_site(live_server):  # type: ignore[no-untyped-def]
         for i, n in enumerate(NAMES)
     ]
     rated_event(players)
-    rating_period_close(pool="laws", label="2025-10", user=None)  # September's first
+    rating_period_close(pool="laws", label=LAST_CLOSED, user=None)  # the month before's first
     assert RatingPeriod.objects.filter(pool="laws").exclude(closed_at=None).count() == 2
     return live_server.url, players[0]
 
@@ -105,7 +116,7 @@ def test_the_rating_list_and_history_fit_a_laptop(rated_site, browser_page):  # 
     assert label == "Rating after each period"
     assert browser_page.locator("#rating-laws table.rating-periods tbody tr").first.locator(
         "td"
-    ).first.inner_text() in ("2025-09", "2025-10")
+    ).first.inner_text() in (f"{ROUND_DAYS[0]:%Y-%m}", LAST_CLOSED)
 
 
 @pytest.mark.parametrize("language", ["en", "it", "fr", "de"])
