@@ -5,6 +5,7 @@ the series' organizer taking an event out."""
 from __future__ import annotations
 
 import csv
+from collections.abc import Callable
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -121,56 +122,65 @@ def series_new(request: HttpRequest) -> HttpResponse:
     return render(request, "tournaments/series_new.html", {"form": form})
 
 
+def _series_event_step(
+    request: HttpRequest,
+    *,
+    slug: str,
+    event: str,
+    act: Callable[..., object],
+    done: str,
+    organizer_only: bool = False,
+) -> HttpResponse:
+    """One event's step in the series from its page: `act` done, `done` (with the event's
+    name) said, or the refusal said; back to the series' page either way."""
+    series = get_object_or_404(Series, slug=slug)
+    if organizer_only:
+        series_manage_require(series=series, user=request.user)
+    tournament = get_object_or_404(Tournament, slug=event)
+    try:
+        act(series=series, tournament=tournament, user=request.user)
+    except ValidationError as exc:
+        messages.error(request, errors_text(exc))
+    else:
+        messages.success(request, done % {"event": tournament.name})
+    return HttpResponseRedirect(reverse("tournaments:series", args=[series.slug]))
+
+
 @login_required
 @require_POST
 def series_accept(request: HttpRequest, slug: str, event: str) -> HttpResponse:
     """The invited event's organizer consents to its counting in the series."""
-    series = get_object_or_404(Series, slug=slug)
-    tournament = get_object_or_404(Tournament, slug=event)
-    try:
-        series_event_accept(series=series, tournament=tournament, user=request.user)
-    except ValidationError as exc:
-        messages.error(request, errors_text(exc))
-    else:
-        messages.success(
-            request, gettext("%(event)s counts in this series.") % {"event": tournament.name}
-        )
-    return HttpResponseRedirect(reverse("tournaments:series", args=[series.slug]))
+    return _series_event_step(
+        request,
+        slug=slug,
+        event=event,
+        act=series_event_accept,
+        done=gettext("%(event)s counts in this series."),
+    )
 
 
 @login_required
 @require_POST
 def series_decline(request: HttpRequest, slug: str, event: str) -> HttpResponse:
     """The invited event's organizer refuses: the invitation goes."""
-    series = get_object_or_404(Series, slug=slug)
-    tournament = get_object_or_404(Tournament, slug=event)
-    try:
-        series_event_decline(series=series, tournament=tournament, user=request.user)
-    except ValidationError as exc:
-        messages.error(request, errors_text(exc))
-    else:
-        messages.success(
-            request,
-            gettext("%(event)s declined the invitation into this series.")
-            % {"event": tournament.name},
-        )
-    return HttpResponseRedirect(reverse("tournaments:series", args=[series.slug]))
+    return _series_event_step(
+        request,
+        slug=slug,
+        event=event,
+        act=series_event_decline,
+        done=gettext("%(event)s declined the invitation into this series."),
+    )
 
 
 @login_required
 @require_POST
 def series_remove(request: HttpRequest, slug: str, event: str) -> HttpResponse:
     """The series' organizer takes an event out of the series."""
-    series = get_object_or_404(Series, slug=slug)
-    series_manage_require(series=series, user=request.user)
-    tournament = get_object_or_404(Tournament, slug=event)
-    try:
-        series_event_remove(series=series, tournament=tournament, user=request.user)
-    except ValidationError as exc:
-        messages.error(request, errors_text(exc))
-    else:
-        messages.success(
-            request,
-            gettext("%(event)s no longer counts in this series.") % {"event": tournament.name},
-        )
-    return HttpResponseRedirect(reverse("tournaments:series", args=[series.slug]))
+    return _series_event_step(
+        request,
+        slug=slug,
+        event=event,
+        act=series_event_remove,
+        done=gettext("%(event)s no longer counts in this series."),
+        organizer_only=True,
+    )

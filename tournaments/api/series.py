@@ -3,6 +3,7 @@ an event, and the consent or refusal of an invited event's organizer."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from drf_spectacular.utils import extend_schema
@@ -167,6 +168,21 @@ class SeriesViewSet(viewsets.GenericViewSet):
         """The standings, with a table per category."""
         return Response(series_json(table=series_table(series=self.get_object())))
 
+    def _event_act(
+        self, request: Request, act: Callable[..., object], *, organizer_only: bool
+    ) -> Response:
+        """One event's step in the series (named by `event` in the body), done by `act`;
+        the series as it stands after. `organizer_only`: refused before the event is even
+        looked up unless the user manages the series."""
+        series = self.get_object()
+        data = SeriesEventSlugSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        if organizer_only:
+            services.series_manage_require(series=series, user=request.user)
+        tournament = get_object_or_404(Tournament, slug=data.validated_data["event"])
+        act(series=series, tournament=tournament, user=request.user)
+        return Response(SeriesOutSerializer(series).data)
+
     @extend_schema(
         request=SeriesEventSlugSerializer,
         responses={200: SeriesOutSerializer, **errors(400, 401, 403, 404)},
@@ -174,13 +190,7 @@ class SeriesViewSet(viewsets.GenericViewSet):
     @action(detail=True, methods=["post"])
     def events(self, request: Request, slug: str | None = None) -> Response:
         """Add an event (the series' organizer): theirs joins, another's is invited."""
-        series = self.get_object()
-        data = SeriesEventSlugSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        services.series_manage_require(series=series, user=request.user)
-        tournament = get_object_or_404(Tournament, slug=data.validated_data["event"])
-        services.series_event_add(series=series, tournament=tournament, user=request.user)
-        return Response(SeriesOutSerializer(series).data)
+        return self._event_act(request, services.series_event_add, organizer_only=True)
 
     @extend_schema(
         request=SeriesEventSlugSerializer,
@@ -189,12 +199,7 @@ class SeriesViewSet(viewsets.GenericViewSet):
     @action(detail=True, methods=["post"])
     def accept(self, request: Request, slug: str | None = None) -> Response:
         """The invited event's organizer consents: it counts in the series."""
-        series = self.get_object()
-        data = SeriesEventSlugSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        tournament = get_object_or_404(Tournament, slug=data.validated_data["event"])
-        services.series_event_accept(series=series, tournament=tournament, user=request.user)
-        return Response(SeriesOutSerializer(series).data)
+        return self._event_act(request, services.series_event_accept, organizer_only=False)
 
     @extend_schema(
         request=SeriesEventSlugSerializer,
@@ -203,12 +208,7 @@ class SeriesViewSet(viewsets.GenericViewSet):
     @action(detail=True, methods=["post"])
     def decline(self, request: Request, slug: str | None = None) -> Response:
         """The invited event's organizer refuses: the invitation goes."""
-        series = self.get_object()
-        data = SeriesEventSlugSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        tournament = get_object_or_404(Tournament, slug=data.validated_data["event"])
-        services.series_event_decline(series=series, tournament=tournament, user=request.user)
-        return Response(SeriesOutSerializer(series).data)
+        return self._event_act(request, services.series_event_decline, organizer_only=False)
 
     @extend_schema(
         request=SeriesEventSlugSerializer,
@@ -217,10 +217,4 @@ class SeriesViewSet(viewsets.GenericViewSet):
     @action(detail=True, methods=["post"], url_path="remove")
     def remove(self, request: Request, slug: str | None = None) -> Response:
         """The series' organizer takes an event out (counting or invited)."""
-        series = self.get_object()
-        data = SeriesEventSlugSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        services.series_manage_require(series=series, user=request.user)
-        tournament = get_object_or_404(Tournament, slug=data.validated_data["event"])
-        services.series_event_remove(series=series, tournament=tournament, user=request.user)
-        return Response(SeriesOutSerializer(series).data)
+        return self._event_act(request, services.series_event_remove, organizer_only=True)
