@@ -150,7 +150,13 @@ class PlayerViewSet(viewsets.ModelViewSet):
         return Response(PlayerSerializer(keep).data)
 
     @extend_schema(responses={200: PoolHistorySerializer(many=True), **errors(404)})
-    @action(detail=True, methods=["get"], permission_classes=[permissions.AllowAny])
+    # One row per pool, never paged: the schema says a plain list, as the answer is.
+    @action(
+        detail=True,
+        methods=["get"],
+        permission_classes=[permissions.AllowAny],
+        pagination_class=None,
+    )
     def ratings(self, request: Request, pk: str | None = None) -> Response:
         """The player's Glicko-2 rating in each pool they are rated in: now, per period, per
         battle, and the estimate of the battles since the last close (marked as one)."""
